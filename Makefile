@@ -1,0 +1,42 @@
+# Two commands for a newcomer: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck pytest migrate bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+
+# Reinstall only when the project's declaration changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -e '.[test]'
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/daphne -b $(HOST) -p $(PORT) sultan_site.asgi:application
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy .
+
+pytest: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache

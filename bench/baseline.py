@@ -102,7 +102,7 @@ def apply(state: dict[str, Any], token: str) -> dict[str, Any]:
 
 def replay(seed: int, variant: str, tokens: list[str]) -> dict[str, Any]:
     state = new_game(seed, variant)
-    history = []
+    history: list[dict[str, Any]] = []
     for token in tokens:
         if token == "undo":
             state = history.pop()

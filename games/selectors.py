@@ -1,0 +1,154 @@
+"""Reads: game states through the position cache, logs, records, timing, races."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.cache import positions
+from games.engine import GameState, IllegalMove, InvalidMove
+from games.models import Game, ModerationAction, ModerationKind, Move, Player, Race, RaceStatus
+from games.positions import Position, advance
+from games.records import render_record
+from games.timing import Timing, summarize
+
+
+class LogCorrupted(Exception):
+    """A stored log that does not replay: only tampering outside the store can cause it."""
+
+
+class RecordHidden(Exception):
+    """The viewer may not see this game's deal and moves (yet)."""
+
+
+def game_moves(*, game: Game) -> QuerySet[Move]:
+    return Move.objects.filter(game=game).order_by("seq")
+
+
+def game_position(*, game: Game, seq: int | None = None) -> Position:
+    """The position after event `seq` (default: the last), replaying only what it must.
+
+    Reads the cache, else the nearest cached position below `seq`, else the
+    deal, and replays the log rows in between. What it computes is cached
+    once the surrounding transaction commits (at once outside one), so a
+    rolled-back append never leaves a position behind.
+    """
+    target = game.last_seq if seq is None else seq
+    cached = positions.get(game.pk, target, game.seed, game.variant)
+    if cached is not None:
+        return cached
+    base_seq, position = positions.nearest_below(game.pk, target, game.seed, game.variant) or (
+        0,
+        Position.start(game.seed, game.variant),
+    )
+    tokens = list(
+        Move.objects.filter(game=game, seq__gt=base_seq, seq__lte=target)
+        .order_by("seq")
+        .values_list("token", flat=True)
+    )
+    if len(tokens) != target - base_seq:
+        raise LogCorrupted(f"game #{game.pk}: events {base_seq + 1}..{target} are not all there")
+    take_backs = game.race_id is None
+    for offset, token in enumerate(tokens, start=base_seq + 1):
+        try:
+            position, _ = advance(position, token, take_backs=take_backs)
+        except (InvalidMove, IllegalMove) as error:
+            raise LogCorrupted(f"game #{game.pk}, event {offset} ({token}): {error}") from None
+    positions.count_replayed(len(tokens))
+    game_id, final = game.pk, position
+    transaction.on_commit(lambda: positions.put(game_id, target, final))
+    return position
+
+
+def game_state(*, game: Game) -> GameState:
+    """The state the game's log leads to (status `resigned` after a resignation)."""
+    return game_position(game=game).state
+
+
+def race_has_ended(*, race: Race, now: datetime | None = None) -> bool:
+    if race.status == RaceStatus.FINISHED:
+        return True
+    now = now or timezone.now()
+    if race.ends_at is not None and now >= race.ends_at:
+        return True
+    return (
+        race.status == RaceStatus.RUNNING
+        and race.starts_at is not None
+        and now >= race.starts_at + timedelta(seconds=race.time_limit_s)
+    )
+
+
+def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
+    """A race game's deal and moves are open to all once the race has ended, never
+    before; a practice game's to its player once it is over (while it is in play
+    the deal would tell the stock's order)."""
+    if game.race is not None:
+        return race_has_ended(race=game.race)
+    return viewer is not None and viewer.pk == game.player_id and game.is_over
+
+
+def game_record(*, game: Game, viewer: Player | None, as_moderator: bool = False) -> str:
+    """The game's text record (docs/record-format.md); RecordHidden when not allowed."""
+    if not as_moderator and not game_record_visible(game=game, viewer=viewer):
+        raise RecordHidden(f"the record of game #{game.pk} is not open to this viewer")
+    return render_record(game, game_moves(game=game), site=settings.SITE_NAME)
+
+
+def game_timing(*, game: Game) -> Timing:
+    times = list(game_moves(game=game).values_list("accepted_at", flat=True))
+    return summarize(times)
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    game_id: int
+    field: str
+    stored: object
+    replayed: object
+
+    def __str__(self) -> str:
+        return (
+            f"game #{self.game_id}: {self.field} stored {self.stored!r},"
+            f" log gives {self.replayed!r}"
+        )
+
+
+def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
+    """Replay the whole log from the deal, bypassing the cache, and compare."""
+    moves = list(game_moves(game=game).values_list("seq", "token", "accepted_at"))
+    found: list[Mismatch] = []
+
+    def differs(field: str, stored: object, replayed: object) -> None:
+        if stored != replayed:
+            found.append(Mismatch(game.pk, field, stored, replayed))
+
+    if game.race is not None:
+        differs("seed", game.seed, game.race.seed)
+        differs("variant", game.variant, game.race.variant)
+    differs("seqs", [seq for seq, _, _ in moves], list(range(1, len(moves) + 1)))
+    position = Position.start(game.seed, game.variant)
+    final_at = None
+    for seq, token, accepted_at in moves:
+        try:
+            position, _ = advance(position, token, take_backs=game.race_id is None)
+        except (InvalidMove, IllegalMove) as error:
+            found.append(Mismatch(game.pk, f"event {seq} ({token})", "in the log", str(error)))
+            return found
+        if position.state.is_over and final_at is None:
+            final_at = accepted_at
+    differs("last_seq", game.last_seq, len(moves))
+    differs("status", game.status, position.status)
+    differs("cards_played", game.cards_played, position.state.cards_played)
+    differs("finished_at", game.finished_at, final_at)
+    actions = list(
+        ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
+    )
+    differs("voided", game.voided, ModerationKind.VOID in actions)
+    flags = [a for a in actions if a in (ModerationKind.FLAG, ModerationKind.CLEAR_FLAG)]
+    differs("flagged", game.flagged, bool(flags) and flags[-1] == ModerationKind.FLAG)
+    return found

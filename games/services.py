@@ -1,0 +1,247 @@
+"""Writes: players, games, and the one path that appends to a game's log.
+
+Every function is keyword-only. `game_append_move` is the only writer of a
+game's log and of its projection (status, cards played, finish time, last
+seq); it runs in its own durable transaction and returns after the commit,
+so `transaction.on_commit` hooks have run by the time the caller sees it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from games.cache import positions
+from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
+from games.models import Game, Move, Player, Race, RaceStatus
+from games.positions import RESIGN, Event, advance
+from games.records import VerifiedRecord, accepted_times
+from games.selectors import game_position
+
+SESSION_PLAYER_KEY: Final = "sultan_player_id"
+MAX_CLIENT_MOVE_ID: Final = 64
+MAX_NICKNAME: Final = 40
+
+
+class MoveRejected(Exception):
+    """A move the store did not write. `code` is one of: conflict, invalid,
+    illegal, finished, forbidden, banned, not_started, too_late."""
+
+    def __init__(self, code: str, message: str, current_seq: int) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.current_seq = current_seq
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    game_id: int
+    seq: int
+    token: str
+    events: list[Event]
+    state: GameState
+    duplicate: bool
+
+
+# Players ------------------------------------------------------------------
+
+
+def _clean_nickname(nickname: str) -> str:
+    cleaned = " ".join(nickname.split())[:MAX_NICKNAME]
+    if not cleaned:
+        raise ValueError("a nickname needs at least one visible character")
+    return cleaned
+
+
+def player_create_guest(*, nickname: str) -> Player:
+    """A new guest. Nicknames are not unique: two guests may share one."""
+    return Player.objects.create(nickname=_clean_nickname(nickname))
+
+
+def player_for_user(*, user: AbstractBaseUser) -> Player:
+    """The account's player, created on first use with the username as nickname."""
+    player, _ = Player.objects.get_or_create(
+        user_id=user.pk, defaults={"nickname": _clean_nickname(user.get_username())}
+    )
+    return player
+
+
+def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player:
+    """Create a guest and bind it to this browser's session (the session is its only key)."""
+    player = player_create_guest(nickname=nickname)
+    request.session.cycle_key()
+    request.session[SESSION_PLAYER_KEY] = player.pk
+    return player
+
+
+def player_for_request(request: HttpRequest) -> Player | None:
+    """The account's player when signed in, else the session's guest, else None."""
+    user: AbstractBaseUser | AnonymousUser = request.user
+    if user.is_authenticated:
+        assert isinstance(user, AbstractBaseUser)
+        return player_for_user(user=user)
+    player_id = request.session.get(SESSION_PLAYER_KEY)
+    if not isinstance(player_id, int):
+        return None
+    # A guest later claimed by an account is no longer reachable by a session.
+    return Player.objects.filter(pk=player_id, user__isnull=True).first()
+
+
+# Games --------------------------------------------------------------------
+
+
+def game_create(
+    *, player: Player, variant: str, seed: int | None = None, race: Race | None = None
+) -> Game:
+    """A new game. A race game takes the race's deal; one game per player per race."""
+    if race is not None:
+        if (seed is not None and seed != race.seed) or variant != race.variant:
+            raise ValueError("a race game plays the race's variant and deal")
+        seed = race.seed
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)
+    started_at = timezone.now() if race is None else race.starts_at
+    return Game.objects.create(
+        player=player, variant=variant, seed=seed, race=race, started_at=started_at
+    )
+
+
+def _race_gate(race: Race, now: datetime, current_seq: int) -> None:
+    if race.status == RaceStatus.FINISHED:
+        raise MoveRejected("finished", "the race is over", current_seq)
+    if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
+        raise MoveRejected("not_started", "the race has not started", current_seq)
+    if now >= race.starts_at + timedelta(seconds=race.time_limit_s):
+        raise MoveRejected("too_late", "the race's time is up", current_seq)
+
+
+def game_append_move(
+    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    """Append one event (a move, `undo` or `resign`) to a game's log.
+
+    Raises MoveRejected, having written nothing. A retry with a client move id
+    already in the log returns the original result (duplicate=True).
+    """
+    if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
+        raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
+    try:
+        with transaction.atomic(durable=True):
+            result, position = _append_locked(
+                game_id=game_id,
+                player=player,
+                token=token,
+                client_move_id=client_move_id,
+                expected_seq=expected_seq,
+            )
+            if not result.duplicate:
+                transaction.on_commit(lambda: positions.put(game_id, result.seq, position))
+    except IntegrityError:
+        # The lock makes this unreachable in the store's own use; a writer
+        # that skipped it still cannot break the log, and gets a conflict.
+        current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
+        raise MoveRejected("conflict", "another move was accepted first", current or 0) from None
+    return result
+
+
+def game_resign(
+    *, game_id: int, player: Player, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    return game_append_move(
+        game_id=game_id,
+        player=player,
+        token=RESIGN,
+        client_move_id=client_move_id,
+        expected_seq=expected_seq,
+    )
+
+
+def _append_locked(
+    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+) -> tuple[AppendResult, Any]:
+    game = Game.objects.select_for_update().select_related("race").filter(pk=game_id).first()
+    # Someone else's game and no game at all look the same from outside.
+    if game is None or game.player_id != player.pk:
+        raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
+    current = game.last_seq
+    if Player.objects.filter(pk=player.pk, banned_at__isnull=False).exists():
+        raise MoveRejected("banned", "this player is banned", current)
+
+    earlier = Move.objects.filter(game=game, client_move_id=client_move_id).first()
+    if earlier is not None:
+        if earlier.token != token:
+            raise MoveRejected(
+                "conflict", f"client move id already used for {earlier.token!r}", current
+            )
+        before = game_position(game=game, seq=earlier.seq - 1)
+        after, events = advance(before, earlier.token, take_backs=game.race_id is None)
+        return AppendResult(game.pk, earlier.seq, earlier.token, events, after.state, True), after
+
+    if expected_seq != current:
+        raise MoveRejected(
+            "conflict", f"expected seq {expected_seq}, the log is at {current}", current
+        )
+    if game.is_over:
+        raise MoveRejected("finished", f"the game is over ({game.status})", current)
+    now = timezone.now()
+    if game.race is not None:
+        _race_gate(game.race, now, current)
+
+    before = game_position(game=game)
+    try:
+        after, events = advance(before, token, take_backs=game.race_id is None)
+    except InvalidMove as error:
+        raise MoveRejected("invalid", str(error), current) from None
+    except IllegalMove as error:
+        raise MoveRejected("illegal", str(error), current) from None
+
+    seq = current + 1
+    Move.objects.create(
+        game=game, seq=seq, token=token, accepted_at=now, client_move_id=client_move_id
+    )
+    game.last_seq = seq
+    game.status = after.status
+    game.cards_played = after.state.cards_played
+    game.finished_at = now if after.state.is_over else None
+    if game.started_at is None:
+        game.started_at = now
+    game.save(update_fields=["last_seq", "status", "cards_played", "finished_at", "started_at"])
+    return AppendResult(game.pk, seq, token, events, after.state, False), after
+
+
+def game_import_record(*, record: VerifiedRecord, player: Player, started_at: datetime) -> Game:
+    """Store a verified record as a new practice game of `player`.
+
+    The moves keep the record's timing from `started_at`. A race cannot be
+    rebuilt from a record, so a race record's game is stored without one
+    (and, having been verified as a race, contains no `undo`).
+    """
+    times = accepted_times(started_at, record.moves)
+    with transaction.atomic():
+        game = Game.objects.create(
+            player=player, variant=record.variant, seed=record.seed, started_at=started_at
+        )
+        Move.objects.bulk_create(
+            Move(
+                game=game, seq=m.seq, token=m.token, accepted_at=t, client_move_id=f"import-{m.seq}"
+            )
+            for m, t in zip(record.moves, times, strict=True)
+        )
+        over = record.position.state.is_over
+        game.last_seq = len(record.moves)
+        game.status = record.position.status
+        game.cards_played = record.position.state.cards_played
+        game.finished_at = times[-1] if over else None
+        game.save(update_fields=["last_seq", "status", "cards_played", "finished_at"])
+    return game

@@ -1,0 +1,67 @@
+"""The move-timing summary moderators read: bots give themselves away by flat timing.
+
+A person's gaps between moves swing widely (thinking, then a quick run of
+obvious plays): a coefficient of variation well above 0.5 is usual. A script
+that sleeps a fixed time between moves has one near zero.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+RUN_LENGTH = 10
+# Below this coefficient of variation, over at least MIN_GAPS gaps, the timing
+# is flat enough to deserve a moderator's look (not proof: a hint).
+MACHINE_CV = 0.2
+MIN_GAPS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    moves: int
+    mean_gap_s: float | None
+    cv: float | None
+    fastest_run_s: float | None  # the shortest time taken by RUN_LENGTH consecutive gaps
+    run_length: int = RUN_LENGTH
+
+    @property
+    def machine_like(self) -> bool:
+        return self.cv is not None and self.moves - 1 >= MIN_GAPS and self.cv < MACHINE_CV
+
+    def summary(self) -> str:
+        if self.mean_gap_s is None or self.cv is None:
+            return f"{self.moves} moves: too few to time"
+        text = f"{self.moves} moves, mean gap {self.mean_gap_s:.2f} s, CV {self.cv:.2f}"
+        if self.fastest_run_s is not None:
+            text += f", fastest {self.run_length} moves in {self.fastest_run_s:.2f} s"
+        if self.machine_like:
+            text += " — flat, machine-like timing"
+        return text
+
+
+def summarize(accepted_at: Sequence[datetime]) -> Timing:
+    """The summary of a log's acceptance times, in log order."""
+    gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(accepted_at)]
+    if len(gaps) < 2:
+        return Timing(len(accepted_at), gaps[0] if gaps else None, None, None)
+    mean = statistics.fmean(gaps)
+    cv = statistics.pstdev(gaps) / mean if mean > 0 else 0.0
+    fastest = None
+    if len(gaps) >= RUN_LENGTH:
+        window = sum(gaps[:RUN_LENGTH])
+        fastest = window
+        for i in range(RUN_LENGTH, len(gaps)):
+            window += gaps[i] - gaps[i - RUN_LENGTH]
+            fastest = min(fastest, window)
+    return Timing(len(accepted_at), mean, cv, fastest)
+
+
+def gaps_s(accepted_at: Sequence[datetime]) -> list[float | None]:
+    """Each event's gap since the one before it (None for the first)."""
+    return [None] + [
+        (b - a).total_seconds() for a, b in itertools.pairwise(accepted_at)
+    ]

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -85,11 +86,17 @@ def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player
 
 def player_for_request(request: HttpRequest) -> Player | None:
     """The account's player when signed in, else the session's guest, else None."""
-    user: AbstractBaseUser | AnonymousUser = request.user
-    if user.is_authenticated:
+    return player_for_session(user=request.user, session=request.session)
+
+
+def player_for_session(
+    *, user: AbstractBaseUser | AnonymousUser | None, session: SessionBase
+) -> Player | None:
+    """As `player_for_request`, from a user and a session (a websocket's scope has both)."""
+    if user is not None and user.is_authenticated:
         assert isinstance(user, AbstractBaseUser)
         return player_for_user(user=user)
-    player_id = request.session.get(SESSION_PLAYER_KEY)
+    player_id = session.get(SESSION_PLAYER_KEY)
     if not isinstance(player_id, int):
         return None
     # A guest later claimed by an account is no longer reachable by a session.

@@ -1,0 +1,10 @@
+"""The moderators' admin: read-only views of the store plus recorded moderation acts.
+
+Every page needs the `games.moderate` permission; nothing here can add,
+change or delete a move.
+"""
+
+from games.admin.games import GameAdmin
+from games.admin.listings import ModerationActionAdmin, PlayerAdmin, RaceAdmin
+
+__all__ = ["GameAdmin", "ModerationActionAdmin", "PlayerAdmin", "RaceAdmin"]

@@ -1,0 +1,303 @@
+"""Games in the admin: the log as a read-only inline, timing, records, moderation acts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Lag
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from games import moderation
+from games.admin.base import (
+    ModerationOnlyAdmin,
+    ReasonForm,
+    TabularInline,
+    can_moderate,
+    moderator_of,
+    reason_page,
+    report,
+)
+from games.models import Game, Move
+from games.moderation import ModerationRefused
+from games.records import RecordError, verify_record
+from games.selectors import game_record, game_timing
+
+MAX_RECORD_BYTES = 2_000_000
+
+
+def replay_url(game_id: int, seq: int) -> str:
+    # The replay viewer arrives in a later issue; its URL is fixed already.
+    return f"/games/{game_id}/replay/#move={seq}"
+
+
+def _seconds(delta: timedelta | None) -> str:
+    return "—" if delta is None else f"{delta.total_seconds():.3f} s"
+
+
+class MoveInline(TabularInline):
+    model = Move
+    fields = ("seq", "token", "accepted_at", "gap", "client_move_id", "replay")
+    readonly_fields = fields
+    ordering = ("seq",)
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        previous = Window(Lag("accepted_at"), partition_by=F("game_id"), order_by=F("seq").asc())
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(previous_at=previous)
+        return annotated
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return can_moderate(request)
+
+    @admin.display(description="gap")
+    def gap(self, move: Move) -> str:
+        previous = getattr(move, "previous_at", None)
+        return "—" if previous is None else _seconds(move.accepted_at - previous)
+
+    @admin.display(description="replay")
+    def replay(self, move: Move) -> str:
+        return format_html('<a href="{}">move {}</a>', replay_url(move.game_id, move.seq), move.seq)
+
+
+class GameKindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("race", "race"), ("practice", "practice")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "race":
+            return queryset.filter(race__isnull=False)
+        if self.value() == "practice":
+            return queryset.filter(race__isnull=True)
+        return queryset
+
+
+class RecordUploadForm(forms.Form):
+    record = forms.FileField(help_text="A game record as described in docs/record-format.md.")
+
+
+@admin.register(Game)
+class GameAdmin(ModerationOnlyAdmin):
+    list_display = (
+        "id",
+        "player",
+        "race",
+        "variant",
+        "status",
+        "cards_played",
+        "duration",
+        "moves",
+        "flags",
+        "created_at",
+    )
+    list_filter = ("status", "variant", GameKindFilter, "flagged", "voided")
+    search_fields = ("=id", "player__nickname", "player__user__username", "race__code")
+    list_select_related = ("player", "race")
+    date_hierarchy = "created_at"
+    inlines = (MoveInline,)
+    fields = (
+        ("player", "race"),
+        ("variant", "seed"),
+        ("created_at", "started_at", "finished_at"),
+        ("status", "cards_played", "last_seq"),
+        ("voided", "flagged"),
+        "timing",
+        "links",
+    )
+    readonly_fields = ("timing", "links")
+    actions = ("verify_replays", "void_results", "flag_games", "clear_flags", "ban_players")
+    change_form_template = "admin/games/game/change_form.html"
+    change_list_template = "admin/games/game/change_list.html"
+
+    @admin.display(description="duration")
+    def duration(self, game: Game) -> str:
+        if game.started_at is None or game.finished_at is None:
+            return "—"
+        return _seconds(game.finished_at - game.started_at)
+
+    @admin.display(description="moves", ordering="last_seq")
+    def moves(self, game: Game) -> int:
+        return game.last_seq
+
+    @admin.display(description="flags")
+    def flags(self, game: Game) -> str:
+        marks = [name for name, on in (("flagged", game.flagged), ("void", game.voided)) if on]
+        return ", ".join(marks) or "—"
+
+    @admin.display(description="move timing")
+    def timing(self, game: Game) -> str:
+        return game_timing(game=game).summary()
+
+    @admin.display(description="links")
+    def links(self, game: Game) -> str:
+        record = reverse("admin:games_game_record", args=[game.pk])
+        return format_html(
+            '<a href="{}">replay at the last move</a> · <a href="{}">download the record</a>',
+            replay_url(game.pk, game.last_seq),
+            record,
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:game_id>/record/", wrap(self.record_view), name="games_game_record"),
+            path(
+                "<int:game_id>/moderate/<str:kind>/",
+                wrap(self.moderate_view),
+                name="games_game_moderate",
+            ),
+            path("verify-record/", wrap(self.verify_record_view), name="games_game_verify_record"),
+            *super().get_urls(),
+        ]
+
+    # Views ---------------------------------------------------------------
+
+    def _refuse_unless_moderator(self, request: HttpRequest) -> None:
+        if not can_moderate(request):
+            raise PermissionDenied
+
+    def record_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        self._refuse_unless_moderator(request)
+        game = get_object_or_404(Game.objects.select_related("player", "race"), pk=game_id)
+        response = HttpResponse(
+            game_record(game=game, viewer=None, as_moderator=True),
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Content-Disposition"] = f'attachment; filename="sultan-game-{game.pk}.txt"'
+        return response
+
+    def moderate_view(self, request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
+        self._refuse_unless_moderator(request)
+        game = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
+        if kind not in self._ACTS:
+            raise Http404(f"no moderation act {kind!r}")
+        title, _ = self._ACTS[kind]
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            self._apply(request, kind, [game], form.cleaned_data["reason"])
+            return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        return reason_page(request, title=f"{title}: game #{game.pk}", targets=[game], form=form)
+
+    def verify_record_view(self, request: HttpRequest) -> HttpResponse:
+        self._refuse_unless_moderator(request)
+        form = RecordUploadForm(request.POST or None, request.FILES or None)
+        outcome: dict[str, Any] = {}
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["record"]
+            raw = upload.read(MAX_RECORD_BYTES + 1)
+            try:
+                if len(raw) > MAX_RECORD_BYTES:
+                    raise RecordError(0, "the file is larger than a record can be")
+                verified = verify_record(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                outcome = {"error": "the file is not UTF-8 text"}
+            except RecordError as error:
+                outcome = {"error": str(error)}
+            else:
+                outcome = {"verified": verified}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Verify a game record",
+            "form": form,
+            "opts": self.model._meta,
+            **outcome,
+        }
+        return TemplateResponse(request, "admin/games/game/verify_record.html", context)
+
+    # Moderation acts -------------------------------------------------------
+
+    _ACTS: dict[str, tuple[str, str]] = {
+        "verify": ("Verify the replay", "game_verify"),
+        "void": ("Void the result", "game_void"),
+        "flag": ("Flag", "game_flag"),
+        "clear_flag": ("Clear the flag", "game_clear_flag"),
+        "ban": ("Ban the player", "player_ban"),
+    }
+
+    def _apply(self, request: HttpRequest, kind: str, games: list[Game], reason: str) -> None:
+        moderator = moderator_of(request)
+        done: list[str] = []
+        refused: list[str] = []
+        for game in games:
+            try:
+                if kind == "verify":
+                    _, mismatches = moderation.game_verify(
+                        game=game, moderator=moderator, reason=reason
+                    )
+                    if mismatches:
+                        refused.extend(str(m) for m in mismatches)
+                    else:
+                        done.append(f"game #{game.pk}: the replay matches")
+                elif kind == "ban":
+                    moderation.player_ban(player=game.player, moderator=moderator, reason=reason)
+                    done.append(f"{game.player} banned")
+                else:
+                    act = getattr(moderation, self._ACTS[kind][1])
+                    act(game=game, moderator=moderator, reason=reason)
+                    done.append(f"game #{game.pk}: {self._ACTS[kind][0].lower()} recorded")
+            except ModerationRefused as error:
+                refused.append(str(error))
+        report(request, done, refused)
+
+    def _bulk(
+        self, request: HttpRequest, queryset: QuerySet[Game], kind: str
+    ) -> TemplateResponse | None:
+        games = list(queryset.select_related("player"))
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                self._apply(request, kind, games, form.cleaned_data["reason"])
+                return None
+        else:
+            form = ReasonForm()
+        return reason_page(
+            request,
+            title=self._ACTS[kind][0],
+            targets=games,
+            form=form,
+            action=request.POST.get("action", ""),
+            selected=[str(g.pk) for g in games],
+        )
+
+    @admin.action(description="Verify the replay of the selected games")
+    def verify_replays(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "verify")
+
+    @admin.action(description="Void the results of the selected games")
+    def void_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "void")
+
+    @admin.action(description="Flag the selected games")
+    def flag_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "flag")
+
+    @admin.action(description="Clear the flags of the selected games")
+    def clear_flags(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "clear_flag")
+
+    @admin.action(description="Ban the players of the selected games")
+    def ban_players(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "ban")

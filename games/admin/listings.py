@@ -1,0 +1,128 @@
+"""Players (accounts and guests), races and the moderation log: listed and searchable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from games import moderation
+from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
+from games.models import ModerationAction, Player, Race
+from games.moderation import ModerationRefused
+
+
+class PlayerKindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("account", "account"), ("guest", "guest"), ("banned", "banned")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        match self.value():
+            case "account":
+                return queryset.filter(user__isnull=False)
+            case "guest":
+                return queryset.filter(user__isnull=True)
+            case "banned":
+                return queryset.filter(banned_at__isnull=False)
+        return queryset
+
+
+@admin.register(Player)
+class PlayerAdmin(ModerationOnlyAdmin):
+    list_display = ("id", "nickname", "user", "kind", "game_count", "created_at", "banned_at")
+    list_filter = (PlayerKindFilter,)
+    search_fields = ("=id", "nickname", "user__username", "user__email")
+    list_select_related = ("user",)
+    fields = ("nickname", "user", "created_at", "banned_at")
+    actions = ("ban", "unban")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
+        return annotated
+
+    @admin.display(description="kind")
+    def kind(self, player: Player) -> str:
+        return "guest" if player.is_guest else "account"
+
+    @admin.display(description="games", ordering="game_count")
+    def game_count(self, player: Player) -> int:
+        return int(getattr(player, "game_count", 0))
+
+    def _act(self, request: HttpRequest, queryset: QuerySet[Player], unban: bool) -> Any:
+        players = list(queryset)
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            act = moderation.player_unban if unban else moderation.player_ban
+            done, refused = [], []
+            for player in players:
+                try:
+                    act(
+                        player=player,
+                        moderator=moderator_of(request),
+                        reason=form.cleaned_data["reason"],
+                    )
+                    done.append(f"{player} {'unbanned' if unban else 'banned'}")
+                except ModerationRefused as error:
+                    refused.append(str(error))
+            report(request, done, refused)
+            return None
+        return reason_page(
+            request,
+            title="Lift the ban" if unban else "Ban",
+            targets=players,
+            form=form,
+            action=request.POST.get("action", ""),
+            selected=[str(p.pk) for p in players],
+        )
+
+    @admin.action(description="Ban the selected players")
+    def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
+        return self._act(request, queryset, unban=False)
+
+    @admin.action(description="Lift the ban on the selected players")
+    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
+        return self._act(request, queryset, unban=True)
+
+
+@admin.register(Race)
+class RaceAdmin(ModerationOnlyAdmin):
+    list_display = (
+        "code",
+        "host",
+        "variant",
+        "status",
+        "seat_limit",
+        "time_limit_s",
+        "game_count",
+        "created_at",
+        "starts_at",
+        "ends_at",
+    )
+    list_filter = ("status", "variant", "open_deal")
+    search_fields = ("code", "host__nickname", "host__user__username")
+    list_select_related = ("host",)
+    date_hierarchy = "created_at"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
+        return annotated
+
+    @admin.display(description="games", ordering="game_count")
+    def game_count(self, race: Race) -> int:
+        return int(getattr(race, "game_count", 0))
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(ModerationOnlyAdmin):
+    list_display = ("created_at", "moderator_name", "action", "game", "player", "reason")
+    list_filter = ("action",)
+    search_fields = ("moderator_name", "reason", "player__nickname", "=game__id")
+    list_select_related = ("game", "player")
+    date_hierarchy = "created_at"

@@ -1,0 +1,386 @@
+// The Sultan game board. It shows the server's view, turns clicks, drags and
+// keys into move intentions, and waits: the server's acknowledgement (or
+// refusal) is the only thing that changes what it shows.
+
+import { ensureSprite, cardName } from "./cards.js";
+import { installKeys, ensureTabStop } from "./keys.js";
+import { buildBoard, paintView, measure, cardAt, sourceSpot, targetSpot } from "./board/layout.js";
+import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
+import { flyFrom, glideTo, shake, settle, STAGGER } from "./board/animate.js";
+import { installDrag } from "./board/drag.js";
+
+export { renderMiniGrid } from "./minigrid.js";
+
+const PENDING_TIMEOUT = 10_000; // ms before a silent server stops blocking input
+const TOAST_MS = 2400;
+const STATUS_SAY = { won: "You won! All cards are home.", lost: "No moves left. Game over.", resigned: "You resigned." };
+
+/**
+ * createBoard(element, options) → Board
+ * options: { onIntent(token), interactive = true, keys = document | element | false, undoButton = true }
+ */
+export function createBoard(element, options = {}) {
+  return new Board(element, options);
+}
+
+export class Board {
+  #dom = null;
+  #view = null;
+  #interactive = true;
+  #selection = null; // "w" | "a".."h"
+  #pending = null; // {token, source, ghost, origin, timer}
+  #keys = null;
+  #drag = null;
+  #toastTimer = 0;
+  #listeners = [];
+
+  constructor(element, { onIntent = null, interactive = true, keys = document, undoButton = true, view = null } = {}) {
+    this.root = element;
+    this.onIntent = onIntent;
+    this.undoButton = undoButton;
+    ensureSprite(element.ownerDocument);
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-roledescription", "Sultan board");
+    if (!element.hasAttribute("aria-label")) element.setAttribute("aria-label", "Sultan game board");
+    this.#drag = installDrag(element, {
+      start: (s) => this.#dragStart(s),
+      over: (spot) => this.#dragOver(spot),
+      drop: (s, spot, ghost, origin) => this.#dragDrop(s, spot, ghost, origin),
+    });
+    this.#on(element, "click", (e) => this.#onClick(e));
+    this.#on(element.ownerDocument, "pointerdown", (e) => this.#onOutsidePointer(e), true);
+    if (keys) {
+      this.#keys = installKeys(element, {
+        enabled: () => this.#interactive,
+        readable: () => true,
+        stock: () => this.#stock(),
+        redeal: () => this.#redeal(),
+        waste: () => this.#pick("w", { viaKey: true }),
+        letter: (l) => this.#letter(l),
+        digit: (n) => this.#digit(n),
+        cancel: () => this.#cancel(),
+        undo: () => this.#emit("undo"),
+      }, keys);
+    }
+    this.setInteractive(interactive);
+    if (view) this.render(view);
+  }
+
+  /** The view the board currently shows (the server's, never a guess). */
+  get view() { return this.#view; }
+  get interactive() { return this.#interactive; }
+  /** The token sent and not yet acknowledged or refused, or null. */
+  get pending() { return this.#pending?.token ?? null; }
+
+  /** Show a view at once, without animation (first load, resync, undo). */
+  render(view) {
+    settle(this.root);
+    this.#drag.abort();
+    this.#clearPending(true);
+    this.#paint(view);
+    return this;
+  }
+
+  /** Animate the server's events, then rest on its view. Resolves when still. */
+  async applyAck(events = [], view) {
+    settle(this.root);
+    const pending = this.#pending;
+    const before = measure(this.#dom);
+    if (pending?.ghost) {
+      const from = pending.source === "w" ? "waste" : `reserve:${pending.source}`;
+      before[from] = pending.ghost.getBoundingClientRect();
+    }
+    this.#clearPending(false);
+    this.#paint(view);
+    if (events.some((e) => e.type === "undo")) {
+      this.announce("Move taken back.");
+      return;
+    }
+    const flights = [];
+    let delay = 0;
+    let moved = null;
+    const said = [];
+    for (const e of events) {
+      if (e.type === "move") {
+        moved = cardAt(this.#dom, e.to);
+        flights.push(flyFrom(moved, before[e.from], { delay, turn: e.from === "stock" }));
+        said.push(e.from === "stock" ? `Drew ${cardName(e.card).toLowerCase()}.` : `${cardName(e.card)} to ${place(e.to)}.`);
+      } else if (e.type === "refill") {
+        flights.push(flyFrom(cardAt(this.#dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
+        said.push(`Slot ${e.slot} refilled: ${cardName(e.card).toLowerCase()}.`);
+      } else if (e.type === "redeal") {
+        flights.push(flyFrom(cardAt(this.#dom, "stock"), before.waste, { delay }));
+        const left = this.#view.redeals_left;
+        said.push(`Redealt ${e.cards} cards; ${left === 1 ? "1 redeal" : `${left} redeals`} left.`);
+      } else if (e.type === "status") {
+        said.push(STATUS_SAY[e.status] ?? "");
+        this.root.classList.toggle("is-celebrating", e.status === "won");
+      } else continue;
+      delay += STAGGER;
+    }
+    // Waste cards that stayed slide along the fan instead of jumping.
+    for (const c of this.#dom.waste.wrap.querySelectorAll("[data-waste-index]")) {
+      if (c !== moved && before.wasteCards.has(c.dataset.wasteIndex)) flights.push(flyFrom(c, before.wasteCards.get(c.dataset.wasteIndex)));
+    }
+    this.announce(said.filter(Boolean).join(" "));
+    await Promise.all(flights);
+  }
+
+  /** The server refused `token`: put everything back and say why, briefly. */
+  reject(token, message = "That move was refused") {
+    const p = this.#pending;
+    if (p && token && p.token !== token) return;
+    this.#clearPending(true);
+    if (p?.source) shake(sourceSpot(this.#dom, p.source)?.querySelector(".sc-card"));
+    this.showMessage(message);
+  }
+
+  /** Read-only boards (replays, countdowns) show everything and take no moves. */
+  setInteractive(on) {
+    this.#interactive = Boolean(on);
+    this.root.classList.toggle("is-readonly", !this.#interactive);
+    if (!this.#interactive) { this.#drag.abort(); this.#select(null); }
+    this.#decorate();
+    return this;
+  }
+
+  /** A short message over the table, also read out. */
+  showMessage(text, ms = TOAST_MS) {
+    if (!this.#dom || !text) return;
+    const t = this.#dom.toast;
+    t.textContent = text;
+    t.classList.add("is-shown");
+    clearTimeout(this.#toastTimer);
+    this.#toastTimer = setTimeout(() => t.classList.remove("is-shown"), ms);
+    this.announce(text);
+  }
+
+  /** Say something in the board's polite live region. */
+  announce(text) {
+    if (!this.#dom || !text) return;
+    const live = this.#dom.live;
+    live.textContent = "";
+    // A fresh text node after a tick makes repeated messages heard again.
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+
+  /** Select a source ("w" or a slot letter) as if clicked; null clears. */
+  select(source) { this.#select(source); }
+
+  destroy() {
+    settle(this.root);
+    this.#drag.remove();
+    this.#keys?.remove();
+    for (const [t, type, fn, cap] of this.#listeners) t.removeEventListener(type, fn, cap);
+    clearTimeout(this.#toastTimer);
+    this.#clearPending(true);
+    this.root.replaceChildren();
+  }
+
+  // ——— painting ———
+
+  #paint(view) {
+    const slots = view.reserve?.length || 6;
+    if (!this.#dom || this.#dom.slotCount !== slots) {
+      const focused = this.root.contains(document.activeElement);
+      this.#dom = buildBoard(this.root, slots, { undoButton: this.undoButton });
+      ensureTabStop(this.root);
+      if (focused) this.root.querySelector("[data-nav][tabindex='0']")?.focus();
+    }
+    this.#view = view;
+    paintView(this.#dom, view);
+    if (view.status === "playing") this.root.classList.remove("is-celebrating");
+    if (this.#selection && !destinations(this.#selection, view.legal).length) this.#selection = null;
+    this.#decorate();
+  }
+
+  #decorate(extraTargets = null) {
+    if (!this.#dom) return;
+    const legal = this.#interactive && !this.#pending ? this.#view?.legal ?? [] : [];
+    const sel = this.#selection;
+    const targets = extraTargets ?? (sel ? destinations(sel, legal) : []);
+    const lit = new Set(targets.map((t) => targetSpot(this.#dom, t)));
+    for (const c of [...this.#dom.foundations, ...this.#dom.slots]) {
+      c.spot.classList.toggle("is-target", lit.has(c.spot));
+    }
+    for (const source of ["w", ...SLOT_LETTERS.slice(0, this.#dom.slotCount)]) {
+      const spot = sourceSpot(this.#dom, source);
+      spot.classList.toggle("is-playable", destinations(source, legal).length > 0);
+      spot.classList.toggle("is-selected", sel === source);
+      if (sourceCard(source, this.#view)) spot.setAttribute("aria-pressed", String(sel === source));
+      else spot.removeAttribute("aria-pressed");
+    }
+    this.#dom.stock.spot.classList.toggle("is-playable", legal.includes("draw") || legal.includes("redeal"));
+    this.root.classList.toggle("has-selection", Boolean(sel));
+    for (const spot of this.root.querySelectorAll(".sb-spot, .sb-button")) {
+      spot.setAttribute("aria-disabled", String(!this.#interactive));
+    }
+  }
+
+  // ——— choosing moves ———
+
+  #select(source) {
+    this.#selection = source;
+    this.#decorate();
+  }
+
+  #cancel() {
+    if (this.#drag.active) { this.#drag.abort(); return true; }
+    if (!this.#selection) return false;
+    this.#select(null);
+    return true;
+  }
+
+  /** Click or key on a card: one destination plays it, several ask which. */
+  #pick(source, { viaKey = false } = {}) {
+    if (!this.#ready()) return;
+    const card = sourceCard(source, this.#view);
+    if (!card) {
+      this.#select(null);
+      if (viaKey) this.showMessage(source === "w" ? "The waste is empty" : `Slot ${source} is empty`);
+      return;
+    }
+    if (this.#selection === source && !viaKey) { this.#select(null); return; }
+    const dests = destinations(source, this.#view.legal);
+    if (!dests.length) {
+      this.#select(null);
+      shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
+      this.showMessage(`${cardName(card)} has no move now`);
+      return;
+    }
+    if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return; }
+    this.#select(source);
+    const where = dests.map((d) => (d.kind === "foundation" ? `foundation ${d.id}` : `slot ${d.id}`));
+    this.announce(`${cardName(card)} selected: ${where.join(" or ")}.`);
+  }
+
+  #letter(l) {
+    if (l >= "a" && l <= "h" && this.#selection === "w" && this.#view?.legal?.includes(`w${l}`)) {
+      this.#send(`w${l}`, "w");
+      return;
+    }
+    if (SLOT_LETTERS.indexOf(l) >= this.#dom.slotCount) return;
+    this.#pick(l, { viaKey: true });
+  }
+
+  #digit(n) {
+    if (!this.#ready()) return;
+    const legal = this.#view.legal ?? [];
+    if (this.#selection) {
+      const token = `${this.#selection}${n}`;
+      if (legal.includes(token)) this.#send(token, this.#selection);
+      else this.showMessage(refusal(this.#selection, { kind: "foundation", id: String(n) }, this.#view));
+      return;
+    }
+    // No selection: play the one card that can go there, if there is exactly one.
+    const options = tokensTo(n, legal);
+    if (options.length === 1) this.#send(options[0], options[0][0]);
+    else this.showMessage(options.length ? `Several cards can go to foundation ${n}: pick one first` : `Nothing can go to foundation ${n} now`);
+  }
+
+  #stock() {
+    if (!this.#ready()) return;
+    const legal = this.#view.legal ?? [];
+    if (legal.includes("draw")) this.#send("draw", null);
+    else if (legal.includes("redeal")) this.#send("redeal", null);
+    else if (this.#view.status === "playing") this.showMessage((this.#view.redeals_left ?? 0) > 0 ? "Nothing to redeal" : "No redeals left");
+  }
+
+  #redeal() {
+    if (!this.#ready()) return;
+    if (this.#view.legal?.includes("redeal")) this.#send("redeal", null);
+    else this.showMessage(this.#view.stock_count ? "Redeal once the stock is empty" : "No redeal possible");
+  }
+
+  #ready() { return this.#interactive && this.#view && !this.#pending; }
+
+  #send(token, source, ghost = null, origin = null) {
+    this.#selection = null;
+    this.#pending = { token, source, ghost, origin, timer: setTimeout(() => this.#clearPending(true), PENDING_TIMEOUT) };
+    if (source) sourceSpot(this.#dom, source)?.classList.add("is-pending");
+    this.#decorate();
+    this.#emit(token);
+  }
+
+  #emit(token) {
+    if (!this.#interactive) return;
+    if (token === "undo" && this.#pending) return;
+    this.onIntent?.(token);
+    this.root.dispatchEvent(new CustomEvent("board:intent", { detail: { token }, bubbles: true }));
+  }
+
+  #clearPending(rollBack) {
+    const p = this.#pending;
+    this.#pending = null;
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.root.querySelectorAll(".is-pending").forEach((n) => n.classList.remove("is-pending"));
+    if (p.ghost) {
+      if (rollBack) glideTo(p.ghost, p.origin?.getBoundingClientRect()).then(() => p.origin?.classList.remove("is-drag-origin"));
+      else p.ghost.remove();
+    }
+    this.#decorate();
+  }
+
+  // ——— pointer input ———
+
+  #onClick(e) {
+    const spot = e.target.closest(".sb-spot, .sb-button");
+    if (!spot || !this.#interactive) return;
+    if (spot.dataset.action === "undo") { this.#emit("undo"); return; }
+    if (spot.dataset.action === "stock") { this.#select(null); this.#stock(); return; }
+    if (spot.classList.contains("is-target") && this.#selection) {
+      const loc = parseLocation(spot.dataset.drop);
+      const id = loc.id;
+      this.#send(`${this.#selection}${id}`, this.#selection);
+      return;
+    }
+    if (spot.dataset.source) { this.#pick(spot.dataset.source); return; }
+    this.#select(null);
+  }
+
+  // Clicking anywhere that is not a card or a lit target drops the selection.
+  #onOutsidePointer(e) {
+    if (!this.#selection) return;
+    const spot = e.target.closest?.(".sb-spot");
+    if (spot && this.root.contains(spot) && (spot.dataset.source || spot.classList.contains("is-target"))) return;
+    this.#select(null);
+  }
+
+  #dragStart(source) {
+    if (!this.#ready() || !sourceCard(source, this.#view)) return false;
+    this.#selection = source;
+    this.#decorate();
+    return true;
+  }
+
+  #dragOver(spot) {
+    for (const s of this.root.querySelectorAll(".is-hover")) if (s !== spot) s.classList.remove("is-hover");
+    spot?.classList.add("is-hover");
+  }
+
+  #dragDrop(source, spot, ghost, origin) {
+    const legal = this.#view?.legal ?? [];
+    this.#selection = null;
+    const back = () => glideTo(ghost, origin?.getBoundingClientRect()).then(() => origin?.classList.remove("is-drag-origin"));
+    const target = spot ? parseLocation(spot.dataset.drop) : null;
+    const isHome = target && ((target.kind === "reserve" && target.id === source) || (target.kind === "waste" && source === "w"));
+    if (!target || isHome || !this.#interactive) { back(); this.#decorate(); return; }
+    const token = `${source}${target.id}`;
+    if (legal.includes(token) && !this.#pending) { this.#send(token, source, ghost, origin); return; }
+    back();
+    this.#decorate();
+    const kind = target.kind === "reserve" ? "slot" : target.kind;
+    this.showMessage(refusal(source, { kind, id: target.id }, this.#view));
+  }
+
+  #on(target, type, fn, capture = false) {
+    target.addEventListener(type, fn, capture);
+    this.#listeners.push([target, type, fn, capture]);
+  }
+}
+
+function place(loc) {
+  const { kind, id } = parseLocation(loc);
+  return kind === "foundation" ? `foundation ${id}` : kind === "reserve" ? `slot ${id}` : kind;
+}

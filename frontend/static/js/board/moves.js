@@ -1,0 +1,77 @@
+// Reading the server's `legal` list. The board never judges a move itself: it
+// only asks which tokens the server offered, and explains refusals in words.
+
+import { parseCard, cardName } from "../cards.js";
+
+export const SLOT_LETTERS = "abcdefgh";
+export const SULTAN = 5; // foundation number that never takes a card
+
+/** Where a source ("w" or a slot letter) may go right now, per `legal`. */
+export function destinations(source, legal = []) {
+  const out = [];
+  for (const token of legal) {
+    if (token.length !== 2 || token[0] !== source) continue;
+    const to = token[1];
+    if (to >= "1" && to <= "9") out.push({ token, kind: "foundation", id: to });
+    else if (source === "w" && SLOT_LETTERS.includes(to)) out.push({ token, kind: "slot", id: to });
+  }
+  return out;
+}
+
+/** Tokens whose destination is foundation n, from any source. */
+export const tokensTo = (n, legal = []) => legal.filter((t) => t.length === 2 && t[1] === String(n));
+
+/** A foundation's top card → how many cards it holds and holds at most. */
+export function foundationHeight(index, top) {
+  const c = parseCard(top);
+  if (!c || index === SULTAN - 1) return { count: 1, max: 1 };
+  if (index === 1) return { count: c.value, max: 12 }; // the ace of hearts builds 2H…QH
+  return { count: c.rank === "K" ? 1 : c.value + 1, max: 13 };
+}
+
+/** The card just under a foundation's top, to show the pile's thickness and to sit beneath a card in flight. */
+export function cardBelow(index, top) {
+  const c = parseCard(top);
+  if (!c || foundationHeight(index, top).count < 2) return null;
+  if (c.rank === "A") return `K${c.suit}`;
+  return `${"A23456789TJQK"[c.value - 2]}${c.suit}`;
+}
+
+/** The card a source would move, from a view. */
+export function sourceCard(source, view) {
+  if (!view) return null;
+  if (source === "w") return view.waste?.at(-1) ?? null;
+  return view.reserve?.[SLOT_LETTERS.indexOf(source)] ?? null;
+}
+
+const SLOT_NAMES = (letter) => `slot ${letter}`;
+
+/** Why a dropped card cannot land on a target the server did not offer. */
+export function refusal(source, target, view) {
+  const card = sourceCard(source, view);
+  if (!card) return "Nothing to move";
+  if (target.kind === "foundation") {
+    const n = Number(target.id);
+    if (n === SULTAN) return "The Sultan never takes a card";
+    const top = view.foundations?.[n - 1];
+    const h = foundationHeight(n - 1, top);
+    if (h.count >= h.max) return `Foundation ${n} is complete`;
+    return `Foundation ${n} doesn't take ${card}`;
+  }
+  if (target.kind === "slot") {
+    const i = SLOT_LETTERS.indexOf(target.id);
+    if (view.reserve?.[i]) return `${cap(SLOT_NAMES(target.id))} is taken`;
+    if (source !== "w") return "Reserve cards go to foundations only";
+    if (!String(view.variant).startsWith("pysolfc")) return "Only the stock refills the divan";
+    return `${cardName(card)} can't go to ${SLOT_NAMES(target.id)}`;
+  }
+  return "Not a place for a card";
+}
+
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+
+/** "foundation:3" → {kind, id}; also "reserve:c", "waste", "stock". */
+export function parseLocation(loc) {
+  const [kind, id = null] = String(loc).split(":");
+  return { kind, id };
+}

@@ -1,0 +1,102 @@
+// Keyboard play for the board (the map is documented in docs/keyboard.md).
+// Keys act on the whole page unless the player is typing somewhere, so a race
+// can be played without ever reaching for the mouse.
+
+const TYPING = "input, textarea, select, [contenteditable=''], [contenteditable='true']";
+
+/**
+ * actions: { stock(), redeal(), waste(), letter(l), digit(n), cancel(), undo(),
+ *            enabled() → bool, readable() → bool }
+ * Returns { remove() }.
+ */
+export function installKeys(root, actions, target = document) {
+  function onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest?.(TYPING)) return;
+    const inBoard = root.contains(e.target);
+    // Space on another control of the page presses that control, not the stock.
+    if (e.key === " " && !inBoard && e.target.closest?.("button, a, summary, [role=button]")) return;
+    if (e.key.startsWith("Arrow") && inBoard && actions.readable()) {
+      if (roam(root, e.key)) e.preventDefault();
+      return;
+    }
+    if (!actions.enabled()) return;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let handled = true;
+    if (key === "Escape") handled = actions.cancel();
+    else if (key === " ") {
+      // Space on a focused card or button presses it, as buttons should.
+      if (inBoard && e.target.matches("button")) return;
+      actions.stock();
+    } else if (key === "d") actions.stock();
+    else if (key === "r") actions.redeal();
+    else if (key === "w") actions.waste();
+    else if (key === "u") actions.undo();
+    else if (key >= "a" && key <= "h") actions.letter(key);
+    else if (key >= "1" && key <= "9") actions.digit(Number(key));
+    else handled = false;
+    if (handled) e.preventDefault();
+  }
+  target.addEventListener("keydown", onKey);
+
+  // Roving tabindex: the board is one Tab stop; arrows move between its spots.
+  function onFocusIn(e) {
+    const spot = e.target.closest?.("[data-nav]");
+    if (spot && root.contains(spot)) makeCurrent(root, spot);
+  }
+  root.addEventListener("focusin", onFocusIn);
+  ensureTabStop(root);
+
+  return {
+    remove() {
+      target.removeEventListener("keydown", onKey);
+      root.removeEventListener("focusin", onFocusIn);
+    },
+  };
+}
+
+function makeCurrent(root, spot) {
+  for (const s of root.querySelectorAll("[data-nav]")) s.tabIndex = s === spot ? 0 : -1;
+}
+
+/** After a rebuild, keep exactly one spot reachable with Tab. */
+export function ensureTabStop(root, preferred = null) {
+  const spots = [...root.querySelectorAll("[data-nav]")];
+  const current = preferred ?? spots.find((s) => s.tabIndex === 0) ?? root.querySelector("[data-action=stock]") ?? spots[0];
+  if (current) makeCurrent(root, current);
+}
+
+const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+// Nearest spot in the arrow's direction, favouring ones in line with the current one.
+function roam(root, key) {
+  const from = document.activeElement?.closest?.("[data-nav]");
+  const spots = [...root.querySelectorAll("[data-nav]")];
+  if (!from || !root.contains(from)) {
+    ensureTabStop(root);
+    root.querySelector("[data-nav][tabindex='0']")?.focus();
+    return true;
+  }
+  const [dx, dy] = DIRS[key];
+  const a = centre(from);
+  let best = null;
+  let bestScore = Infinity;
+  for (const s of spots) {
+    if (s === from) continue;
+    const b = centre(s);
+    const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
+    if (along <= 4) continue;
+    const across = Math.abs((b.x - a.x) * dy) + Math.abs((b.y - a.y) * dx);
+    const score = along + across * 2.5;
+    if (score < bestScore) { bestScore = score; best = s; }
+  }
+  if (!best) return false;
+  makeCurrent(root, best);
+  best.focus();
+  return true;
+}
+
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}

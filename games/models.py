@@ -103,6 +103,7 @@ class GameStatus(models.TextChoices):
     WON = "won"
     LOST = "lost"
     RESIGNED = "resigned"
+    TIMEOUT = "timeout"  # the race's time ran out with the game still open
 
 
 class ModerationKind(models.TextChoices):
@@ -129,6 +130,9 @@ class Race(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
     version = models.BigIntegerField(default=0)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         constraints: ClassVar = [
@@ -283,3 +287,19 @@ class ModerationAction(AppendOnlyModel):
     def __str__(self) -> str:
         target = f"game #{self.game_id}" if self.game_id else f"player #{self.player_id}"
         return f"{self.action} {target} by {self.moderator_name}"
+
+
+# Lobby seats live in their own module; importing them here registers the model.
+from games.race_models import RaceEntry  # noqa: E402
+
+__all__ = [
+    "Game",
+    "GameStatus",
+    "ModerationAction",
+    "ModerationKind",
+    "Move",
+    "Player",
+    "Race",
+    "RaceEntry",
+    "RaceStatus",
+]

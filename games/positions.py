@@ -14,7 +14,9 @@ from games.engine import UNDO, GameState, IllegalMove, apply_with_events, new_ga
 
 RESIGN: Final = "resign"
 RESIGNED: Final = "resigned"
-LOG_EVENTS: Final = frozenset({UNDO, RESIGN})
+# Written by the server alone, when a race's time runs out on an open game.
+TIMEOUT: Final = "timeout"
+LOG_EVENTS: Final = frozenset({UNDO, RESIGN, TIMEOUT})
 
 Event = dict[str, Any]
 
@@ -48,11 +50,12 @@ def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Positi
     race: there `undo` is illegal.
     """
     state = position.state
-    if token == RESIGN:
+    if token in (RESIGN, TIMEOUT):
         if state.is_over:
-            raise IllegalMove(f"resign: the game is over ({state.status})")
-        return Position(state._replace(status=RESIGNED), position.history), [
-            {"type": "status", "status": RESIGNED}
+            raise IllegalMove(f"{token}: the game is over ({state.status})")
+        status = RESIGNED if token == RESIGN else TIMEOUT
+        return Position(state._replace(status=status), position.history), [
+            {"type": "status", "status": status}
         ]
     if token == UNDO:
         if not take_backs:

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.cache import positions
 from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
 from games.models import Game, Move, Player, Race, RaceStatus
-from games.positions import RESIGN, Event, advance
+from games.positions import RESIGN, TIMEOUT, Event, Position, advance
 from games.records import VerifiedRecord, accepted_times
 from games.selectors import game_position
 
@@ -177,7 +177,12 @@ def game_resign(
 def _append_locked(
     *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
 ) -> tuple[AppendResult, Any]:
-    game = Game.objects.select_for_update().select_related("race").filter(pk=game_id).first()
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("race")
+        .filter(pk=game_id)
+        .first()
+    )
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
         raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
@@ -205,6 +210,8 @@ def _append_locked(
     if game.race is not None:
         _race_gate(game.race, now, current)
 
+    if token == TIMEOUT:
+        raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
     before = game_position(game=game)
     try:
         after, events = advance(before, token, take_backs=game.race_id is None)
@@ -212,8 +219,15 @@ def _append_locked(
         raise MoveRejected("invalid", str(error), current) from None
     except IllegalMove as error:
         raise MoveRejected("illegal", str(error), current) from None
+    seq = _record_event(game, token, after, now, client_move_id)
+    return AppendResult(game.pk, seq, token, events, after.state, False), after
 
-    seq = current + 1
+
+def _record_event(
+    game: Game, token: str, after: Position, now: datetime, client_move_id: str
+) -> int:
+    """Insert the log row and update the projection, in the caller's transaction."""
+    seq = game.last_seq + 1
     Move.objects.create(
         game=game, seq=seq, token=token, accepted_at=now, client_move_id=client_move_id
     )
@@ -224,7 +238,22 @@ def _append_locked(
     if game.started_at is None:
         game.started_at = now
     game.save(update_fields=["last_seq", "status", "cards_played", "finished_at", "started_at"])
-    return AppendResult(game.pk, seq, token, events, after.state, False), after
+    return seq
+
+
+def game_close_on_time(*, game_id: int, now: datetime) -> bool:
+    """Close an open race game whose time ran out, as it stands: a `timeout` event.
+
+    Runs inside the caller's transaction (the race's closing). False when the
+    game was already over.
+    """
+    game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+    if game.is_over:
+        return False
+    after, _ = advance(game_position(game=game), TIMEOUT, take_backs=False)
+    seq = _record_event(game, TIMEOUT, after, now, f"server-timeout-{game.last_seq + 1}")
+    transaction.on_commit(lambda: positions.put(game_id, seq, after))
+    return True
 
 
 def game_import_record(*, record: VerifiedRecord, player: Player, started_at: datetime) -> Game:

@@ -62,6 +62,4 @@ def summarize(accepted_at: Sequence[datetime]) -> Timing:
 
 def gaps_s(accepted_at: Sequence[datetime]) -> list[float | None]:
     """Each event's gap since the one before it (None for the first)."""
-    return [None] + [
-        (b - a).total_seconds() for a, b in itertools.pairwise(accepted_at)
-    ]
+    return [None] + [(b - a).total_seconds() for a, b in itertools.pairwise(accepted_at)]

@@ -134,7 +134,10 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 SITE_NAME = env_str("SULTAN_SITE_NAME", "Sultan")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")
-WS_MAX_FRAME_BYTES = env_int("SULTAN_WS_MAX_FRAME_BYTES", 4096)
+# Seconds between the host's start and the first move allowed.
+RACE_COUNTDOWN_S = env_int("SULTAN_RACE_COUNTDOWN_S", 5)
+# Frames a race socket may send per second (and in one burst) before it is throttled.
+WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,324 @@
+"""The race socket: parse a frame, call a service, send the answer.
+
+Every answer to a move goes out only after the move is committed. Broadcasts
+to the race's group carry the race's version (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any, Final, ParamSpec, TypeVar
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from games.engine import race_view
+from games.models import Player, Race, RaceStatus
+from games.protocol import BadMessage, ClientMessage, encode, error, own_view, parse_client_message
+from games.race_selectors import (
+    race_by_code,
+    race_info,
+    race_results,
+    race_role,
+    race_snapshot,
+    race_version,
+    standings_as_dicts,
+)
+from games.race_services import (
+    RaceRefused,
+    race_close_if_over,
+    race_connection,
+    race_leave,
+    race_move,
+    race_rematch,
+    race_set_ready,
+    race_start,
+)
+from games.services import MoveRejected, player_for_session
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Frames dropped for flooding before the socket is closed.
+FLOOD_CLOSE_AFTER: Final = 30
+CLOSE_POLICY: Final = 1008
+CLOSE_TOO_BIG: Final = 1009
+CLOSE_NOT_FOUND: Final = 4404
+
+
+def db(fn: Callable[P, R]) -> Callable[P, Any]:
+    """Run `fn` in a worker thread with its own database connection.
+
+    Not Django's one shared sync thread: there, every socket of the process
+    would queue behind the slowest query.
+    """
+    return database_sync_to_async(fn, thread_sensitive=False)  # type: ignore[no-any-return]
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    race_id: int
+    group: str
+    player: Player | None
+    racer: bool
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections on its shared sync thread
+        # before every message; our database calls do that in their own
+        # threads, so skipping it here keeps one slow query from stalling
+        # every socket of the process.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for {message['type']}")
+        await handler(message)
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        found = await db(_connect_info)(code, self.scope.get("user"), self.scope.get("session"))
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        race, self.player, self.racer = found
+        self.race_id = race.pk
+        self.group = f"race-{race.pk}"
+        self.bucket = TokenBucket(settings.WS_RATE_PER_S, settings.WS_RATE_PER_S)
+        self.dropped = 0
+        self.timer: asyncio.Task[None] | None = None
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
+        if self.racer:
+            await self._presence(+1)
+        self._arm_timer(race)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "group"):
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.racer:
+            await self._presence(-1)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            self.dropped += 1
+            if self.dropped >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_POLICY, reason="flood")
+            elif self.dropped == 1:
+                await self._send(error("flood", f"at most {settings.WS_RATE_PER_S} messages a second"))
+            return
+        self.dropped = 0
+        try:
+            message = parse_client_message(text_data)
+        except BadMessage as bad:
+            await self._send(error(bad.code, bad.message))
+            if bad.code == "too_big":
+                await self.close(code=CLOSE_TOO_BIG, reason="frame too big")
+            return
+        await getattr(self, f"on_{message.type}")(message)
+
+    # What clients ask ----------------------------------------------------
+
+    async def on_move(self, message: ClientMessage) -> None:
+        if self.player is None:
+            await self._reject(message, "forbidden", "join the race to play", 0)
+            return
+        try:
+            done = await db(_race_move)(self.race_id, self.player, message)
+        except MoveRejected as rejected:
+            await self._reject(message, rejected.code, rejected.message, rejected.current_seq)
+            if rejected.code == "too_late":
+                await self._end_if_over()
+            return
+        append = done.append
+        await self._send(
+            {
+                "type": "ack",
+                "id": message.id,
+                "seq": append.seq,
+                "token": append.token,
+                "duplicate": append.duplicate,
+                "events": append.events,
+                "view": own_view(append.state, append.seq),
+            }
+        )
+        if not append.duplicate:
+            await self._broadcast(
+                "progress",
+                v=done.version,
+                player=self.player.pk,
+                progress=race_view(append.state),
+            )
+        if done.ended:
+            await self._announce_end()
+
+    on_resign = on_move
+
+    async def on_ready(self, message: ClientMessage) -> None:
+        await self._lobby_change(race_set_ready, ready=message.ready)
+
+    async def on_leave(self, message: ClientMessage) -> None:
+        if await self._lobby_change(race_leave):
+            self.racer = False
+            await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
+
+    async def on_start(self, message: ClientMessage) -> None:
+        if self.player is None:
+            await self._send(error("not_host", "only the host starts the race"))
+            return
+        try:
+            version = await db(_by_race(race_start))(self.race_id, player=self.player)
+        except RaceRefused as refused:
+            await self._send(error(refused.code, refused.message))
+            return
+        await self._broadcast("started", v=version)
+
+    async def on_rematch(self, message: ClientMessage) -> None:
+        if self.player is None:
+            await self._send(error("not_racer", "only racers of this race ask for a rematch"))
+            return
+        try:
+            rematch = await db(_by_race(race_rematch))(self.race_id, player=self.player)
+        except RaceRefused as refused:
+            await self._send(error(refused.code, refused.message))
+            return
+        version = await db(race_version)(race_id=self.race_id)
+        await self._broadcast("rematch", v=version, code=rematch.code)
+
+    async def on_sync(self, message: ClientMessage) -> None:
+        version = await db(race_version)(race_id=self.race_id)
+        if message.version == version:
+            await self._send({"type": "synced", "v": version})
+        else:
+            await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
+
+    async def on_ping(self, message: ClientMessage) -> None:
+        await self._send({"type": "pong", "v": await db(race_version)(race_id=self.race_id)})
+
+    # What the group tells ------------------------------------------------
+
+    async def race_forward(self, event: dict[str, Any]) -> None:
+        await self._send(event["message"])
+
+    async def race_started(self, event: dict[str, Any]) -> None:
+        # Each racer's snapshot differs (their own game), so it is built here.
+        snapshot = await db(race_snapshot)(race_id=self.race_id, player=self.player)
+        self.racer = snapshot["you"]["role"] == "racer"
+        await self._send(snapshot)
+        race = await db(Race.objects.get)(pk=self.race_id)
+        self._arm_timer(race)
+
+    # Helpers --------------------------------------------------------------
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=encode(message))
+
+    async def _reject(self, message: ClientMessage, code: str, text: str, seq: int) -> None:
+        await self._send(
+            {"type": "reject", "id": message.id, "code": code, "message": text, "seq": seq}
+        )
+
+    async def _broadcast(self, kind: str, **fields: Any) -> None:
+        message = {"type": kind, **fields}
+        handler = "race.started" if kind == "started" else "race.forward"
+        await self.channel_layer.group_send(self.group, {"type": handler, "message": message})
+
+    async def _lobby_change(self, service: Callable[..., int], **kwargs: Any) -> bool:
+        if self.player is None:
+            await self._send(error("not_racer", "you are not in this race"))
+            return False
+        try:
+            version = await db(_by_race(service))(self.race_id, player=self.player, **kwargs)
+        except RaceRefused as refused:
+            await self._send(error(refused.code, refused.message))
+            return False
+        await self._broadcast_lobby(version)
+        return True
+
+    async def _presence(self, delta: int) -> None:
+        version = await db(_presence)(self.race_id, self.player, delta)
+        if version is not None:
+            await self._broadcast_lobby(version)
+
+    async def _broadcast_lobby(self, version: int) -> None:
+        snapshot = await db(race_snapshot)(race_id=self.race_id, player=None)
+        await self._broadcast("lobby", v=version, racers=snapshot["racers"])
+
+    def _arm_timer(self, race: Race) -> None:
+        if race.status != RaceStatus.RUNNING or race.ends_at is None or self.timer is not None:
+            return
+        delay = (race.ends_at - timezone.now()).total_seconds()
+        self.timer = asyncio.create_task(self._end_on_time(max(0.0, delay) + 0.25))
+
+    async def _end_on_time(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self._end_if_over()
+
+    async def _end_if_over(self) -> None:
+        if await db(race_close_if_over)(race_id=self.race_id):
+            await self._announce_end()
+
+    async def _announce_end(self) -> None:
+        end = await db(_end_message)(self.race_id)
+        await self._broadcast("end", **end)
+
+
+def _connect_info(code: str, user: Any, session: Any) -> tuple[Race, Player | None, bool] | None:
+    race = race_by_code(code=code)
+    if race is None:
+        return None
+    player = player_for_session(user=user, session=session)
+    return race, player, race_role(race=race, player=player) == "racer"
+
+
+def _by_race(service: Callable[..., R]) -> Callable[..., R]:
+    def call(race_id: int, **kwargs: Any) -> R:
+        return service(race=Race.objects.get(pk=race_id), **kwargs)
+
+    return call
+
+
+def _race_move(race_id: int, player: Player, message: ClientMessage) -> Any:
+    return race_move(
+        race=Race.objects.get(pk=race_id),
+        player=player,
+        token=message.token,
+        client_move_id=message.id,
+        expected_seq=message.seq,
+        game_id=message.game,
+    )
+
+
+def _presence(race_id: int, player: Player | None, delta: int) -> int | None:
+    if player is None:
+        return None
+    return race_connection(race=Race.objects.get(pk=race_id), player=player, delta=delta)
+
+
+def _end_message(race_id: int) -> dict[str, Any]:
+    race = Race.objects.get(pk=race_id)
+    return {
+        "v": race.version,
+        "race": race_info(race=race),
+        "results": standings_as_dicts(race_results(race=race)),
+    }

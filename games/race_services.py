@@ -1,0 +1,263 @@
+"""Writes for races: the lobby, the start, moves within a race, the end, rematches.
+
+Every change other racers must learn about bumps the race's version; the
+caller broadcasts after the commit with that version, so a client that sees
+a gap knows it missed something and asks for a snapshot.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Final
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.models import Game, GameStatus, Player, Race, RaceStatus
+from games.race_models import RaceEntry
+from games.services import (
+    AppendResult,
+    MoveRejected,
+    game_append_move,
+    game_close_on_time,
+    game_create,
+)
+
+MIN_RACERS: Final = 2
+TIME_LIMITS_S: Final = (60, 24 * 3600)
+
+
+class RaceRefused(Exception):
+    """A race action the rules of the race do not allow; nothing was written.
+
+    `code`: not_found, not_open, full, not_host, too_few, not_racer, banned, bad_request.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class RaceMove:
+    append: AppendResult
+    version: int  # the race's version after this move; 0 for a duplicate (nothing new)
+    ended: bool  # this move ended the race
+
+
+def race_bump_version(*, race_id: int) -> int:
+    """One statement, so concurrent bumps never hand out the same version."""
+    table = Race._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING version", [race_id]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise RaceRefused("not_found", "no such race")
+    return int(row[0])
+
+
+def race_create(
+    *,
+    host: Player,
+    variant: str = DEFAULT_VARIANT,
+    time_limit_s: int = 900,
+    seat_limit: int = 8,
+    deal: int | None = None,
+    rematch_of: Race | None = None,
+) -> Race:
+    """A new race in its lobby with the host seated. `deal` makes it an open deal."""
+    if host.banned_at is not None:
+        raise RaceRefused("banned", "this player is banned")
+    if variant not in VARIANTS:
+        raise RaceRefused("bad_request", f"unknown variant {variant!r}")
+    if not 2 <= seat_limit <= 8:
+        raise RaceRefused("bad_request", "a race seats 2 to 8 racers")
+    if not TIME_LIMITS_S[0] <= time_limit_s <= TIME_LIMITS_S[1]:
+        raise RaceRefused("bad_request", "the time limit is 1 minute to 24 hours")
+    if deal is not None and not 0 <= deal < SEED_LIMIT:
+        raise RaceRefused("bad_request", "a deal number is 0 to 2**63 - 1")
+    with transaction.atomic():
+        race = Race.objects.create(
+            host=host,
+            variant=variant,
+            seed=secrets.randbelow(SEED_LIMIT) if deal is None else deal,
+            open_deal=deal is not None,
+            time_limit_s=time_limit_s,
+            seat_limit=seat_limit,
+            rematch_of=rematch_of,
+        )
+        RaceEntry.objects.create(race=race, player=host)
+    return race
+
+
+def race_join(*, race: Race, player: Player) -> int:
+    """Seat `player` in the lobby (again, after leaving). Returns the new version."""
+    if player.banned_at is not None:
+        raise RaceRefused("banned", "this player is banned")
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        entry = RaceEntry.objects.filter(race=locked, player=player).first()
+        if entry is not None and entry.seated:
+            return locked.version
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "this race has already started")
+        seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
+        if seated >= locked.seat_limit:
+            raise RaceRefused("full", f"this race is full ({locked.seat_limit} racers)")
+        if entry is None:
+            RaceEntry.objects.create(race=locked, player=player)
+        else:
+            RaceEntry.objects.filter(pk=entry.pk).update(left_at=None, ready=False)
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_leave(*, race: Race, player: Player) -> int:
+    """Give up a seat in the lobby. The host cannot leave their own race's lobby."""
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has started: resign instead")
+        if locked.host_id == player.pk:
+            raise RaceRefused("not_host", "the host stays in the lobby")
+        left = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
+            left_at=timezone.now(), ready=False
+        )
+        if not left:
+            raise RaceRefused("not_racer", "you are not in this race")
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has started")
+        changed = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
+            ready=ready
+        )
+        if not changed:
+            raise RaceRefused("not_racer", "you are not in this race")
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_connection(*, race: Race, player: Player, delta: int) -> int | None:
+    """Count a racer's socket opening (+1) or closing (-1); the new version, if seated."""
+    with transaction.atomic():
+        entries = RaceEntry.objects.filter(race=race, player=player)
+        if delta < 0:
+            entries = entries.filter(connections__gt=0)
+        if not entries.update(connections=F("connections") + delta):
+            return None
+        return race_bump_version(race_id=race.pk)
+
+
+def race_start(*, race: Race, player: Player, countdown_s: int | None = None) -> int:
+    """The host starts: one game per seated racer, all starting at one moment ahead."""
+    if countdown_s is None:
+        countdown_s = settings.RACE_COUNTDOWN_S
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.host_id != player.pk:
+            raise RaceRefused("not_host", "only the host starts the race")
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has already started")
+        seated = list(
+            RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
+        )
+        if len(seated) < MIN_RACERS:
+            raise RaceRefused("too_few", f"a race needs at least {MIN_RACERS} racers")
+        starts_at = timezone.now() + timedelta(seconds=countdown_s)
+        locked.status = RaceStatus.RUNNING
+        locked.starts_at = starts_at
+        locked.ends_at = starts_at + timedelta(seconds=locked.time_limit_s)
+        locked.save(update_fields=["status", "starts_at", "ends_at"])
+        for entry in seated:
+            game_create(player=entry.player, variant=locked.variant, race=locked)
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_move(
+    *,
+    race: Race,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+    game_id: int | None = None,
+) -> RaceMove:
+    """A racer's move (or `resign`) in their game of this race.
+
+    `game_id`, when the client names one, must be that game: naming another
+    racer's game is refused, never redirected.
+    """
+    if race.status == RaceStatus.LOBBY:
+        raise MoveRejected("not_started", "the race has not started", 0)
+    own = Game.objects.filter(race=race, player=player).values_list("pk", flat=True).first()
+    if own is None or (game_id is not None and game_id != own):
+        raise MoveRejected("forbidden", "this is not your game", 0)
+    append = game_append_move(
+        game_id=own,
+        player=player,
+        token=token,
+        client_move_id=client_move_id,
+        expected_seq=expected_seq,
+    )
+    if append.duplicate:
+        return RaceMove(append, 0, ended=False)
+    version = race_bump_version(race_id=race.pk)
+    ended = append.state.is_over and race_close_if_over(race_id=race.pk)
+    return RaceMove(append, version, ended)
+
+
+def race_close_if_over(*, race_id: int) -> bool:
+    """End a running race whose games are all over or whose time is up.
+
+    Unfinished games are closed as they stand with a `timeout` event in their
+    log. True only for the call that ended it, so one caller announces it.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        race = Race.objects.select_for_update().filter(pk=race_id).first()
+        if race is None or race.status != RaceStatus.RUNNING:
+            return False
+        open_games = list(Game.objects.filter(race=race, status=GameStatus.PLAYING))
+        assert race.ends_at is not None
+        if open_games and now < race.ends_at:
+            return False
+        for game in open_games:
+            game_close_on_time(game_id=game.pk, now=now)
+        race.status = RaceStatus.FINISHED
+        race.save(update_fields=["status"])
+        race_bump_version(race_id=race.pk)
+    return True
+
+
+def race_rematch(*, race: Race, player: Player) -> Race:
+    """A new race like this one with a new secret deal; the same one for every asker."""
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.FINISHED:
+            raise RaceRefused("not_open", "a rematch follows a finished race")
+        if not RaceEntry.objects.filter(race=locked, player=player).exists():
+            raise RaceRefused("not_racer", "only racers of this race ask for a rematch")
+        existing = Race.objects.filter(rematch_of=locked).first()
+        if existing is not None:
+            race_join(race=existing, player=player)
+            return existing
+        rematch = race_create(
+            host=player,
+            variant=locked.variant,
+            time_limit_s=locked.time_limit_s,
+            seat_limit=locked.seat_limit,
+            rematch_of=locked,
+        )
+        race_bump_version(race_id=locked.pk)
+        return rematch

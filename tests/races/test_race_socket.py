@@ -1,0 +1,371 @@
+"""The race socket end to end through the real ASGI application."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from games.models import Game, Move, Race
+from sultan_site.asgi import application
+from tests.races.conftest import Lobby
+from tests.races.helpers import careless_policy, connect, db, good_policy, recorded_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _log(game_id: int) -> list[str]:
+    return list(
+        Move.objects.filter(game_id=game_id).order_by("seq").values_list("token", flat=True)
+    )
+
+
+async def test_a_racer_gets_a_snapshot_with_their_own_view_and_no_stock(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    snapshot = alice.frames[0]
+    view = snapshot["you"]["game"]["view"]
+    assert snapshot["you"]["role"] == "racer"
+    assert "stock" not in view
+    assert "seed" not in view
+    assert "seed" not in snapshot["race"]
+    assert view["stock_count"] > 0
+    assert view["seq"] == 0
+    assert "draw" in view["legal"]
+    assert {r["nickname"] for r in snapshot["racers"]} == {"alice", "bob", "charlie"}
+    assert all(
+        set(r["progress"]) == {"foundations", "cards_played", "passes_used", "status"}
+        for r in snapshot["racers"]
+    )
+    await alice.close()
+
+
+async def test_the_host_starts_and_every_racer_gets_their_own_game(lobby: Lobby):
+    alice = await connect(lobby.race, lobby.keys["alice"])
+    bob = await connect(lobby.race, lobby.keys["bob"])
+    assert alice.frames[0]["you"]["game"] is None
+    await alice.send({"type": "start"})
+    for client, name in ((alice, "alice"), (bob, "bob")):
+        snapshot = await client.receive_until("snapshot")
+        assert snapshot["race"]["status"] == "running"
+        game = await db(Game.objects.get)(race=lobby.race, player=lobby.players[name])
+        assert snapshot["you"]["game"]["id"] == game.pk
+    await alice.close()
+    await bob.close()
+
+
+async def test_only_the_host_starts_the_race(lobby: Lobby):
+    bob = await connect(lobby.race, lobby.keys["bob"])
+    await bob.send({"type": "start"})
+    refusal = await bob.receive_until("error")
+    assert refusal["code"] == "not_host"
+    assert (await db(Race.objects.get)(pk=lobby.race.pk)).status == "lobby"
+    await bob.close()
+
+
+async def test_it_rejects_a_move_before_the_start(lobby: Lobby):
+    alice = await connect(lobby.race, lobby.keys["alice"])
+    answer = await alice.move("draw")
+    assert answer["type"] == "reject"
+    assert answer["code"] == "not_started"
+    await alice.close()
+
+
+async def test_it_rejects_a_move_during_the_countdown(lobby: Lobby):
+    from games.race_services import race_start
+
+    await db(race_start)(race=lobby.race, player=lobby.players["alice"], countdown_s=60)
+    alice = await connect(lobby.race, lobby.keys["alice"])
+    answer = await alice.move("draw")
+    assert answer["code"] == "not_started"
+    game = await db(Game.objects.get)(race=lobby.race, player=lobby.players["alice"])
+    assert await db(_log)(game.pk) == []
+    await alice.close()
+
+
+async def test_an_opponent_sees_progress_and_no_card(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    tokens = recorded_game(good_policy)
+    first_play = next(i for i, t in enumerate(tokens) if t not in ("draw", "redeal"))
+    for token in tokens[: first_play + 1]:
+        assert (await alice.move(token))["type"] == "ack"
+    progress = [f for f in await bob.drain() if f["type"] == "progress"]
+    assert progress[-1]["player"] == started.players["alice"].pk
+    assert progress[-1]["progress"]["cards_played"] == 1
+    assert not any(isinstance(v, str) and len(v) == 2 for v in _strings(progress))
+    await alice.close()
+    await bob.close()
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+async def test_a_full_race_ranks_winner_then_cards_played(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    charlie = await connect(started.race, started.keys["charlie"])
+    for token in recorded_game(good_policy)[:40]:
+        await charlie.move(token)
+    await charlie.send({"type": "resign", "id": "give-up", "seq": charlie.seq})
+    assert (await charlie.receive_until("ack"))["view"]["status"] == "resigned"
+    for token in recorded_game(careless_policy):
+        assert (await bob.move(token))["type"] == "ack"
+    for token in recorded_game(good_policy):
+        assert (await alice.move(token))["type"] == "ack"
+    end = await bob.receive_until("end")
+    ranking = [(r["nickname"], r["status"]) for r in end["results"]]
+    assert ranking == [("alice", "won"), ("charlie", "resigned"), ("bob", "lost")]
+    assert end["results"][0]["cards_played"] == 95
+    assert end["race"]["seed"] == str(started.race.seed)
+    assert (await db(Race.objects.get)(pk=started.race.pk)).status == "finished"
+    answer = await alice.move("draw")
+    assert answer["code"] == "finished"
+    for client in (alice, bob, charlie):
+        await client.close()
+
+
+async def test_a_tie_on_cards_goes_to_who_reached_the_count_first(started: Lobby):
+    bob = await connect(started.race, started.keys["bob"])
+    charlie = await connect(started.race, started.keys["charlie"])
+    alice = await connect(started.race, started.keys["alice"])
+    tokens = recorded_game(good_policy)[:30]
+    for token in tokens:
+        await charlie.move(token)
+    for token in tokens:
+        await bob.move(token)
+    for client in (alice, bob, charlie):
+        await client.send({"type": "resign", "id": "r", "seq": client.seq})
+        await client.receive_until("ack")
+    end = await alice.receive_until("end")
+    assert [r["nickname"] for r in end["results"]] == ["charlie", "bob", "alice"]
+    for client in (alice, bob, charlie):
+        await client.close()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "move", "token": "draw"}', "bad_message"),
+        ('{"type": "move", "token": "draw", "id": "x", "seq": -1}', "bad_message"),
+        ('{"type": "ready", "ready": "yes"}', "bad_message"),
+    ],
+)
+async def test_it_answers_a_bad_frame_with_an_error_and_changes_nothing(
+    started: Lobby, frame, code
+):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.send(frame)
+    answer = await alice.receive_until("error")
+    assert answer["code"] == code
+    assert set(answer) == {"type", "code", "message"}
+    game = await db(Game.objects.get)(race=started.race, player=started.players["alice"])
+    assert await db(_log)(game.pk) == []
+    assert (await alice.move("draw"))["type"] == "ack"  # the socket still works
+    await alice.close()
+
+
+async def test_it_refuses_a_binary_frame(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.communicator.send_to(bytes_data=b"\x00\x01")
+    assert (await alice.receive_until("error"))["code"] == "bad_frame"
+    await alice.close()
+
+
+async def test_it_closes_the_socket_on_an_oversized_frame(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.drain()
+    await alice.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    assert (await alice.receive_until("error"))["code"] == "too_big"
+    closed = await alice.communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 1009, "reason": "frame too big"}
+
+
+async def test_it_drops_a_flood_and_closes_a_persistent_flooder(started: Lobby, settings):
+    settings.WS_RATE_PER_S = 30
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.drain()
+    for _ in range(100):
+        await alice.send({"type": "ping"})
+    kinds = []
+    while True:
+        output = await alice.communicator.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 1008
+            break
+        kinds.append(json.loads(output["text"])["type"])
+    assert kinds.count("error") == 1
+    assert 25 <= kinds.count("pong") <= 40
+
+
+async def test_it_rejects_a_move_on_someone_elses_game(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bobs = await db(Game.objects.get)(race=started.race, player=started.players["bob"])
+    answer = await alice.move("draw", game=bobs.pk)
+    assert answer["type"] == "reject"
+    assert answer["code"] == "forbidden"
+    assert await db(_log)(bobs.pk) == []
+    await alice.close()
+
+
+async def test_a_spectator_sees_race_views_only_and_cannot_move(started: Lobby):
+    dave = await connect(started.race, started.keys["dave"])
+    alice = await connect(started.race, started.keys["alice"])
+    snapshot = dave.frames[0]
+    assert snapshot["you"] == {
+        "player": started.players["dave"].pk,
+        "role": "spectator",
+        "game": None,
+    }
+    answer = await dave.move("draw")
+    assert answer["code"] == "forbidden"
+    await alice.move("draw")
+    progress = await dave.receive_until("progress")
+    assert progress["progress"]["cards_played"] == 0
+    anonymous = await connect(started.race, None)
+    assert anonymous.frames[0]["you"]["role"] == "spectator"
+    for client in (dave, alice, anonymous):
+        await client.close()
+
+
+async def test_it_refuses_a_socket_from_another_site(started: Lobby):
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/races/{started.race.code}/",
+        headers=[
+            (b"origin", b"https://evil.example"),
+            (b"cookie", f"sessionid={started.keys['alice']}".encode()),
+        ],
+    )
+    connected, _ = await communicator.connect(timeout=5)
+    assert not connected
+
+
+async def test_it_closes_a_socket_for_an_unknown_race(started: Lobby):
+    communicator = WebsocketCommunicator(
+        application, "/ws/races/zzzz-zzzz/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, code = await communicator.connect(timeout=5)
+    assert not connected
+    assert code == 4404
+
+
+async def test_a_retry_with_the_same_id_returns_the_first_answer(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.send({"type": "move", "token": "draw", "id": "same", "seq": 0})
+    first = await alice.receive_until("ack")
+    await alice.send({"type": "move", "token": "draw", "id": "same", "seq": 0})
+    again = await alice.receive_until("ack")
+    assert again["duplicate"]
+    assert again["seq"] == first["seq"] == 1
+    assert again["events"] == first["events"]
+    game = await db(Game.objects.get)(race=started.race, player=started.players["alice"])
+    assert await db(_log)(game.pk) == ["draw"]
+    await alice.close()
+
+
+async def test_a_stale_seq_is_a_conflict(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.move("draw")
+    alice.seq = 0
+    answer = await alice.move("draw")
+    assert answer["code"] == "conflict"
+    assert answer["seq"] == 1
+    await alice.close()
+
+
+async def test_undo_is_illegal_in_a_race(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.move("draw")
+    answer = await alice.move("undo")
+    assert answer["code"] == "illegal"
+    await alice.close()
+
+
+async def test_a_racer_reconnects_mid_race_and_goes_on(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    tokens = recorded_game(good_policy)
+    for token in tokens[:10]:
+        await alice.move(token)
+    before = alice.frames[-1]["view"]
+    await alice.close()
+    again = await connect(started.race, started.keys["alice"])
+    view = again.frames[0]["you"]["game"]["view"]
+    assert view == before
+    assert again.seq == 10
+    for token in tokens[10:20]:
+        assert (await again.move(token))["type"] == "ack"
+    await again.close()
+
+
+async def test_sync_answers_synced_when_current_and_a_snapshot_when_behind(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.drain()
+    await alice.send({"type": "ping"})
+    current = (await alice.receive_until("pong"))["v"]
+    await alice.send({"type": "sync", "v": current})
+    assert await alice.receive_until("synced") == {"type": "synced", "v": current}
+    await alice.send({"type": "sync", "v": current - 1})
+    assert (await alice.receive_until("snapshot"))["v"] == current
+    await alice.close()
+
+
+async def test_every_change_bumps_the_version_by_one(started: Lobby):
+    bob = await connect(started.race, started.keys["bob"])
+    alice = await connect(started.race, started.keys["alice"])
+    await bob.drain()
+    seen = [f["v"] for f in bob.frames if "v" in f]
+    for _ in range(3):
+        await alice.move("draw")
+    seen += [f["v"] for f in await bob.drain() if "v" in f]
+    assert seen == list(range(seen[0], seen[0] + len(seen)))
+    await alice.close()
+    await bob.close()
+
+
+async def test_the_race_ends_when_time_is_up_and_closes_open_games(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.move("draw")
+    await db(Race.objects.filter(pk=started.race.pk).update)(
+        starts_at=timezone.now() - timedelta(seconds=901),
+        ends_at=timezone.now() - timedelta(seconds=1),
+    )
+    answer = await alice.move("draw")
+    assert answer["code"] == "too_late"
+    end = await alice.receive_until("end")
+    assert {r["status"] for r in end["results"]} == {"timeout"}
+    game = await db(Game.objects.get)(race=started.race, player=started.players["alice"])
+    assert await db(_log)(game.pk) == ["draw", "timeout"]
+    await alice.close()
+
+
+async def test_a_rematch_opens_one_new_race_for_everyone(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    for client in (alice, bob):
+        await client.send({"type": "resign", "id": "r", "seq": 0})
+        await client.receive_until("ack")
+    charlie = await connect(started.race, started.keys["charlie"])
+    await charlie.send({"type": "resign", "id": "r", "seq": 0})
+    await alice.receive_until("end")
+    await bob.send({"type": "rematch"})
+    invitation = await alice.receive_until("rematch")
+    rematch = await db(Race.objects.get)(code=invitation["code"])
+    assert rematch.seed != started.race.seed
+    assert rematch.status == "lobby"
+    await alice.send({"type": "rematch"})
+    assert (await bob.receive_until("rematch"))["code"] == invitation["code"]
+    for client in (alice, bob, charlie):
+        await client.close()

@@ -17,7 +17,9 @@ const STATUS_SAY = { won: "You won! All cards are home.", lost: "No moves left. 
 
 /**
  * createBoard(element, options) → Board
- * options: { onIntent(token), interactive = true, keys = document | element | false, undoButton = true }
+ * options: { onIntent(token), interactive = true, keys = document | element | false, undoButton = true, view }
+ *   keys: where key presses are heard: the whole page (document, the default), or only
+ *   while focus is inside the board (false or the board element).
  */
 export function createBoard(element, options = {}) {
   return new Board(element, options);
@@ -49,7 +51,8 @@ export class Board {
     });
     this.#on(element, "click", (e) => this.#onClick(e));
     this.#on(element.ownerDocument, "pointerdown", (e) => this.#onOutsidePointer(e), true);
-    if (keys) {
+    {
+      // keys: false still lets a focused board be played; it just stops listening page-wide.
       this.#keys = installKeys(element, {
         enabled: () => this.#interactive,
         readable: () => true,
@@ -60,7 +63,7 @@ export class Board {
         digit: (n) => this.#digit(n),
         cancel: () => this.#cancel(),
         undo: () => this.#emit("undo"),
-      }, keys);
+      }, keys || element);
     }
     this.setInteractive(interactive);
     if (view) this.render(view);

@@ -67,13 +67,13 @@ function corner(c) {
 
 function centre(c, sultan) {
   if (sultan) {
-    return `<rect class="sc-frame" x="54" y="52" width="142" height="246" rx="14"/>`
-      + use("orn-turban", 67, 82, 116)
-      + `<text class="sc-court" x="125" y="262" text-anchor="middle">K</text>`;
+    return `<rect class="sc-frame" x="72" y="54" width="106" height="242" rx="12"/>`
+      + use("orn-turban", 80, 92, 90)
+      + `<text class="sc-court" x="125" y="250" text-anchor="middle">K</text>`;
   }
   if (c.value >= 11) {
-    return `<rect class="sc-frame" x="64" y="58" width="122" height="234" rx="12"/>`
-      + use(`orn-${c.rank}`, 90, 76, 70)
+    return `<rect class="sc-frame" x="72" y="58" width="106" height="234" rx="12"/>`
+      + use(`orn-${c.rank}`, 93, 78, 64)
       + `<text class="sc-court" x="125" y="232" text-anchor="middle">${c.rank}</text>`
       + use(`suit-${c.suit}`, 104, 244, 42);
   }

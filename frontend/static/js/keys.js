@@ -25,10 +25,11 @@ export function installKeys(root, actions, target = document) {
     let handled = true;
     if (key === "Escape") handled = actions.cancel();
     else if (key === " ") {
-      // Space on a focused card or button presses it, as buttons should.
-      if (inBoard && e.target.matches("button")) return;
+      // Space always draws, even with a card focused (Enter presses that card):
+      // mouse players keep focus on the last card they clicked.
+      if (inBoard && e.target.matches(".sb-button")) return;
       actions.stock();
-    } else if (key === "d") actions.stock();
+    } else if (key === "s") actions.stock(); // not "d": d names reserve slot d
     else if (key === "r") actions.redeal();
     else if (key === "w") actions.waste();
     else if (key === "u") actions.undo();

@@ -13,6 +13,13 @@ export function installDrag(root, hooks) {
   let press = null; // {id, source, spot, x, y, card, ghost, ox, oy}
   let eatClick = false;
 
+  // On touch the ghost rides above the finger so it stays visible; its centre is what lands.
+  const landing = (e, p) => {
+    if (!p.lift) return [e.clientX, e.clientY];
+    const r = p.ghost.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+
   const spotUnder = (x, y) => {
     const hit = document.elementFromPoint(x, y);
     const spot = hit?.closest?.("[data-drop]");
@@ -32,6 +39,7 @@ export function installDrag(root, hooks) {
     card.classList.add("is-drag-origin");
     press.card = card;
     press.ghost = ghost;
+    press.lift = e.pointerType === "touch" ? -r.height * 0.45 : 0;
     press.spot.setPointerCapture?.(e.pointerId);
   }
 
@@ -52,8 +60,8 @@ export function installDrag(root, hooks) {
       if (!press) return;
     }
     e.preventDefault();
-    press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-    hooks.over(spotUnder(e.clientX, e.clientY));
+    press.ghost.style.transform = `translate(${dx}px, ${dy + press.lift}px)`;
+    hooks.over(spotUnder(...landing(e, press)));
   }
 
   function onUp(e) {
@@ -64,7 +72,7 @@ export function installDrag(root, hooks) {
     eatClick = true;
     setTimeout(() => { eatClick = false; }, 0);
     hooks.over(null);
-    hooks.drop(p.source, e.type === "pointercancel" ? null : spotUnder(e.clientX, e.clientY), p.ghost, p.card);
+    hooks.drop(p.source, e.type === "pointercancel" ? null : spotUnder(...landing(e, p)), p.ghost, p.card);
   }
 
   // The click that follows a drag must not also select or send.

@@ -147,7 +147,7 @@ export function paintView(dom, view) {
     s.spot.lastChild.textContent = String(count);
     s.spot.dataset.depth = String(count > 30 ? 3 : count > 8 ? 2 : 1);
   } else {
-    const canRedeal = (view.redeals_left ?? 0) > 0 && waste.length > 0;
+    const canRedeal = view.legal ? view.legal.includes("redeal") : (view.redeals_left ?? 0) > 0 && waste.length > 0;
     s.spot.append(el("span", `sb-empty sb-redeal${canRedeal ? " can" : ""}`, { "aria-hidden": "true" }));
     s.spot.lastChild.textContent = canRedeal ? "↻" : "×";
     s.spot.dataset.depth = "0";

@@ -44,8 +44,6 @@ export function sourceCard(source, view) {
   return view.reserve?.[SLOT_LETTERS.indexOf(source)] ?? null;
 }
 
-const SLOT_NAMES = (letter) => `slot ${letter}`;
-
 /** Why a dropped card cannot land on a target the server did not offer. */
 export function refusal(source, target, view) {
   const card = sourceCard(source, view);
@@ -60,15 +58,13 @@ export function refusal(source, target, view) {
   }
   if (target.kind === "slot") {
     const i = SLOT_LETTERS.indexOf(target.id);
-    if (view.reserve?.[i]) return `${cap(SLOT_NAMES(target.id))} is taken`;
     if (source !== "w") return "Reserve cards go to foundations only";
+    if (view.reserve?.[i]) return `Slot ${target.id} is taken`;
     if (!String(view.variant).startsWith("pysolfc")) return "Only the stock refills the divan";
-    return `${cardName(card)} can't go to ${SLOT_NAMES(target.id)}`;
+    return `${cardName(card)} can't go to slot ${target.id}`;
   }
   return "Not a place for a card";
 }
-
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
 /** "foundation:3" → {kind, id}; also "reserve:c", "waste", "stock". */
 export function parseLocation(loc) {

@@ -23,6 +23,7 @@ from games.protocol import BadMessage, ClientMessage, encode, error, own_view, p
 from games.race_selectors import (
     race_by_code,
     race_info,
+    race_racers,
     race_results,
     race_role,
     race_snapshot,
@@ -125,7 +126,9 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if self.dropped >= FLOOD_CLOSE_AFTER:
                 await self.close(code=CLOSE_POLICY, reason="flood")
             elif self.dropped == 1:
-                await self._send(error("flood", f"at most {settings.WS_RATE_PER_S} messages a second"))
+                await self._send(
+                    error("flood", f"at most {settings.WS_RATE_PER_S} messages a second")
+                )
             return
         self.dropped = 0
         try:
@@ -261,8 +264,8 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._broadcast_lobby(version)
 
     async def _broadcast_lobby(self, version: int) -> None:
-        snapshot = await db(race_snapshot)(race_id=self.race_id, player=None)
-        await self._broadcast("lobby", v=version, racers=snapshot["racers"])
+        racers = await db(_racers)(self.race_id)
+        await self._broadcast("lobby", v=version, racers=racers)
 
     def _arm_timer(self, race: Race) -> None:
         if race.status != RaceStatus.RUNNING or race.ends_at is None or self.timer is not None:
@@ -313,6 +316,10 @@ def _presence(race_id: int, player: Player | None, delta: int) -> int | None:
     if player is None:
         return None
     return race_connection(race=Race.objects.get(pk=race_id), player=player, delta=delta)
+
+
+def _racers(race_id: int) -> list[dict[str, Any]]:
+    return race_racers(race=Race.objects.get(pk=race_id))
 
 
 def _end_message(race_id: int) -> dict[str, Any]:

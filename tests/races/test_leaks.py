@@ -1,0 +1,148 @@
+"""Hidden information never leaks: every frame of a scripted race, checked.
+
+A racer may see their own reserve, waste and foundation tops, and the cards
+their own moves turned; opponents and spectators see heights and counts,
+never a card; nobody sees a stock's order or the seed before the end.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from games.engine import player_view, replay
+from tests.races.conftest import Lobby
+from tests.races.helpers import Client, careless_policy, connect, good_policy, recorded_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CARD_IN_TEXT = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+RACE_KEYS = {
+    "code",
+    "variant",
+    "status",
+    "host",
+    "open_deal",
+    "time_limit_s",
+    "seat_limit",
+    "starts_at",
+    "ends_at",
+    "rematch",
+}
+STATUSES = {"playing", "won", "lost", "resigned", "timeout"}
+RACE_VIEW_KEYS = {"foundations", "cards_played", "passes_used", "status"}
+
+
+def _walk(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(value, dict):
+        return [item for k, v in value.items() for item in _walk(v, (*path, k))]
+    if isinstance(value, list):
+        return [item for i, v in enumerate(value) for item in _walk(v, (*path, i))]
+    return [(path, value)]
+
+
+def _visible(view: dict[str, Any]) -> set[str]:
+    return {c for c in [*view["foundations"], *view["reserve"], *view["waste"]] if c}
+
+
+def _check_frame(frame: dict[str, Any], own_cards: set[str], ended: bool) -> None:
+    text = json.dumps(frame)
+    if not ended:
+        # Keys, not the number: a short scripted seed may well appear in a timestamp.
+        assert '"seed"' not in text, frame
+        assert set(frame.get("race") or {}) <= RACE_KEYS, frame
+    assert '"stock":' not in text, frame  # a key; "stock" as an event's source is fine
+    for path, value in _walk(frame):
+        if not isinstance(value, str):
+            continue
+        for card in CARD_IN_TEXT.findall(value):
+            assert card in own_cards, (path, value, frame["type"])
+        if "progress" in path:
+            assert path[-1] == "status", f"a string in a race view: {path}"
+            assert value in STATUSES, (path, value)
+    for racer in frame.get("racers") or []:
+        if racer["progress"] is not None:
+            assert set(racer["progress"]) == RACE_VIEW_KEYS
+    if frame["type"] == "progress":
+        assert set(frame["progress"]) == RACE_VIEW_KEYS
+        assert all(isinstance(v, int) for v in frame["progress"]["foundations"])
+
+
+def _check_receiver(client: Client, seed: int, variant: str, own_log: list[str] | None) -> int:
+    """Check every frame `client` got; returns how many frames held cards."""
+    own_cards: set[str] = set()
+    with_cards = 0
+    ended = False
+    for frame in client.frames:
+        ended = (
+            ended or frame["type"] == "end" or (frame.get("race") or {}).get("status") == "finished"
+        )
+        view = None
+        if frame["type"] == "ack":
+            view = frame["view"]
+        elif frame["type"] == "snapshot" and (frame["you"]["game"] or {}).get("view"):
+            view = frame["you"]["game"]["view"]
+        if view is not None:
+            assert own_log is not None, "a spectator got a player's view"
+            seq = view["seq"]
+            # The view is exactly the player's view of the logged position: nothing more.
+            expected = player_view(
+                replay(seed, variant, [t for t in own_log[:seq] if t != "resign"])
+            )
+            if "resign" in own_log[:seq]:
+                expected["status"] = "resigned"
+            assert {k: v for k, v in view.items() if k not in ("legal", "seq")} == expected
+            own_cards = _visible(view)
+            for event in frame.get("events", []):
+                if "card" in event:
+                    assert event["card"] in own_cards, event
+            with_cards += 1
+        _check_frame(frame, own_cards, ended)
+    return with_cards
+
+
+async def test_no_frame_tells_anyone_more_than_they_may_know(started: Lobby):
+    race = started.race
+    alice = await connect(race, started.keys["alice"])
+    bob = await connect(race, started.keys["bob"])
+    charlie = await connect(race, started.keys["charlie"])
+    dave = await connect(race, started.keys["dave"])
+    anonymous = await connect(race, None)
+    logs: dict[str, list[str]] = {"alice": [], "bob": [], "charlie": []}
+
+    async def play(name: str, client: Client, token: str) -> None:
+        answer = await client.move(token)
+        if answer["type"] == "ack":
+            logs[name].append(token)
+
+    good, careless = recorded_game(good_policy), recorded_game(careless_policy)
+    for i in range(max(len(good), len(careless))):
+        if i < len(careless):
+            await play("bob", bob, careless[i])
+            # Always illegal (the Sultan takes nothing); its refusal names a card.
+            await play("bob", bob, "w5")
+        if i < 60:
+            await play("charlie", charlie, good[i])
+        elif i == 60:
+            await play("charlie", charlie, "resign")
+        if i < len(good):
+            await play("alice", alice, good[i])
+    for client in (alice, bob, charlie, dave, anonymous):
+        if not any(f["type"] == "end" for f in client.frames):
+            await client.receive_until("end")
+        await client.drain(0.2)
+
+    seed, variant = race.seed, race.variant
+    assert _check_receiver(alice, seed, variant, logs["alice"]) > 100
+    assert _check_receiver(bob, seed, variant, logs["bob"]) > 100
+    assert _check_receiver(charlie, seed, variant, logs["charlie"]) > 50
+    assert _check_receiver(dave, seed, variant, None) == 0
+    assert _check_receiver(anonymous, seed, variant, None) == 0
+    assert any(f["type"] == "reject" for f in bob.frames)
+    end = next(f for f in dave.frames if f["type"] == "end")
+    assert end["race"]["seed"] == str(seed)
+    for client in (alice, bob, charlie, dave, anonymous):
+        await client.close()

@@ -1,19 +1,26 @@
 // The Sultan game board. It shows the server's view, turns clicks, drags and
 // keys into move intentions, and waits: the server's acknowledgement (or
 // refusal) is the only thing that changes what it shows.
+//
+//   const board = createBoard(el, { onIntent: (token) => send(token) });
+//   board.render(view);                 // first view, or a resync
+//   await board.applyAck(events, view); // after the server accepted a move
+//   board.reject(token, "reason");      // after it refused one
+// Intentions also arrive as a bubbling "board:intent" CustomEvent ({detail: {token}});
+// listen to one or the other. Needs css/board.css on the page.
 
 import { ensureSprite, cardName } from "./cards.js";
 import { installKeys, ensureTabStop } from "./keys.js";
-import { buildBoard, paintView, measure, cardAt, sourceSpot, targetSpot } from "./board/layout.js";
+import { buildBoard, paintView, measure, sourceSpot, targetSpot } from "./board/layout.js";
 import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
-import { flyFrom, glideTo, shake, settle, STAGGER } from "./board/animate.js";
+import { glideTo, shake, settle } from "./board/animate.js";
+import { playEvents } from "./board/events.js";
 import { installDrag } from "./board/drag.js";
 
 export { renderMiniGrid } from "./minigrid.js";
 
 const PENDING_TIMEOUT = 10_000; // ms before a silent server stops blocking input
 const TOAST_MS = 2400;
-const STATUS_SAY = { won: "You won! All cards are home.", lost: "No moves left. Game over.", resigned: "You resigned." };
 
 /**
  * createBoard(element, options) → Board
@@ -99,33 +106,9 @@ export class Board {
       this.announce("Move taken back.");
       return;
     }
-    const flights = [];
-    let delay = 0;
-    let moved = null;
-    const said = [];
-    for (const e of events) {
-      if (e.type === "move") {
-        moved = cardAt(this.#dom, e.to);
-        flights.push(flyFrom(moved, before[e.from], { delay, turn: e.from === "stock" }));
-        said.push(e.from === "stock" ? `Drew ${cardName(e.card).toLowerCase()}.` : `${cardName(e.card)} to ${place(e.to)}.`);
-      } else if (e.type === "refill") {
-        flights.push(flyFrom(cardAt(this.#dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-        said.push(`Slot ${e.slot} refilled: ${cardName(e.card).toLowerCase()}.`);
-      } else if (e.type === "redeal") {
-        flights.push(flyFrom(cardAt(this.#dom, "stock"), before.waste, { delay }));
-        const left = this.#view.redeals_left;
-        said.push(`Redealt ${e.cards} cards; ${left === 1 ? "1 redeal" : `${left} redeals`} left.`);
-      } else if (e.type === "status") {
-        said.push(STATUS_SAY[e.status] ?? "");
-        this.root.classList.toggle("is-celebrating", e.status === "won");
-      } else continue;
-      delay += STAGGER;
-    }
-    // Waste cards that stayed slide along the fan instead of jumping.
-    for (const c of this.#dom.waste.wrap.querySelectorAll("[data-waste-index]")) {
-      if (c !== moved && before.wasteCards.has(c.dataset.wasteIndex)) flights.push(flyFrom(c, before.wasteCards.get(c.dataset.wasteIndex)));
-    }
-    this.announce(said.filter(Boolean).join(" "));
+    const { flights, words, won } = playEvents(this.#dom, events, before, view);
+    this.root.classList.toggle("is-celebrating", won);
+    this.announce(words);
     await Promise.all(flights);
   }
 
@@ -167,8 +150,11 @@ export class Board {
     setTimeout(() => { live.textContent = text; }, 30);
   }
 
-  /** Select a source ("w" or a slot letter) as if clicked; null clears. */
-  select(source) { this.#select(source); }
+  /** Select a source ("w" or a slot letter) as its key would; null clears. */
+  select(source) {
+    if (source) this.#pick(source, { viaKey: true });
+    else this.#select(null);
+  }
 
   destroy() {
     settle(this.root);
@@ -381,9 +367,4 @@ export class Board {
     target.addEventListener(type, fn, capture);
     this.#listeners.push([target, type, fn, capture]);
   }
-}
-
-function place(loc) {
-  const { kind, id } = parseLocation(loc);
-  return kind === "foundation" ? `foundation ${id}` : kind === "reserve" ? `slot ${id}` : kind;
 }

@@ -2,7 +2,9 @@
 // Keys act on the whole page unless the player is typing somewhere, so a race
 // can be played without ever reaching for the mouse.
 
-const TYPING = "input, textarea, select, [contenteditable=''], [contenteditable='true']";
+const NOT_TEXT = ["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"].map((t) => `:not([type=${t}])`).join("");
+const TYPING = `input${NOT_TEXT}, textarea, select, [contenteditable=''], [contenteditable='true']`;
+const PRESSABLE = "button, a[href], summary, input, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem]";
 
 /**
  * actions: { stock(), redeal(), waste(), letter(l), digit(n), cancel(), undo(),
@@ -15,7 +17,7 @@ export function installKeys(root, actions, target = document) {
     if (e.target.closest?.(TYPING)) return;
     const inBoard = root.contains(e.target);
     // Space on another control of the page presses that control, not the stock.
-    if (e.key === " " && !inBoard && e.target.closest?.("button, a, summary, [role=button]")) return;
+    if (e.key === " " && !inBoard && e.target.closest?.(PRESSABLE)) return;
     if (e.key.startsWith("Arrow") && inBoard && actions.readable()) {
       if (roam(root, e.key)) e.preventDefault();
       return;

@@ -41,6 +41,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
   for (let n = 1; n <= 9; n++) {
     const c = cell("foundation");
     c.spot.dataset.drop = `foundation:${n}`;
+    c.spot.setAttribute("aria-keyshortcuts", String(n));
     c.spot.dataset.nav = "";
     c.wrap.dataset.foundation = String(n);
     if (n === SULTAN) {
@@ -55,6 +56,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
     const letter = SLOT_LETTERS[i];
     const c = cell("slot");
     Object.assign(c.spot.dataset, { source: letter, drop: `reserve:${letter}`, nav: "" });
+    c.spot.setAttribute("aria-keyshortcuts", letter);
     c.wrap.dataset.slot = letter;
     c.caption.innerHTML = `<kbd>${letter}</kbd>`;
     const left = i < perSide;
@@ -65,9 +67,11 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
   }
   const stock = cell("stock");
   Object.assign(stock.spot.dataset, { action: "stock", nav: "" });
+  stock.spot.setAttribute("aria-keyshortcuts", "Space s");
   place(stock.wrap, 4, 2);
   const waste = cell("waste");
   Object.assign(waste.spot.dataset, { source: "w", nav: "" });
+  waste.spot.setAttribute("aria-keyshortcuts", "w");
   waste.fan = el("div", "sb-fan");
   waste.wrap.prepend(waste.fan);
   waste.fan.append(waste.spot);

@@ -170,6 +170,7 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 "progress",
                 v=done.version,
                 player=self.player.pk,
+                seq=append.seq,
                 progress=race_view(append.state),
             )
         if done.ended:

@@ -1,0 +1,35 @@
+"""Forms for the pages, and who the visitor is."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import HttpRequest
+
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.models import Player
+from games.services import player_for_request, player_start_guest_session
+
+VARIANT_CHOICES = [(v, v) for v in VARIANTS]
+
+
+class RaceForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial=DEFAULT_VARIANT, required=False)
+    time_limit = forms.IntegerField(min_value=1, max_value=24 * 60, initial=15)
+    seats = forms.IntegerField(min_value=2, max_value=8, initial=8)
+    deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
+    nickname = forms.CharField(max_length=40, required=False, strip=True)
+
+
+class PracticeForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial=DEFAULT_VARIANT, required=False)
+    deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
+
+
+def identify(request: HttpRequest, nickname: str | None) -> Player | None:
+    """The visitor's player; a new guest bound to this session when they give a nickname."""
+    player = player_for_request(request)
+    if player is not None:
+        return player
+    if nickname and nickname.strip():
+        return player_start_guest_session(request=request, nickname=nickname)
+    return None

@@ -1,0 +1,70 @@
+"""Racers on two Daphne processes sharing one Redis and one database see each other."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+
+import pytest
+
+from tests.live import WebClient, receive_until
+from tests.servers import daphne, database_env
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _redis_up() -> bool:
+    host_port = REDIS_URL.split("//", 1)[1].split("/", 1)[0]
+    host, _, port = host_port.rpartition("@")[2].partition(":")
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port or 6379)), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+# CI starts Redis; a laptop without one skips with the reason rather than failing.
+pytestmark = pytest.mark.skipif(
+    not _redis_up() and not os.environ.get("CI"), reason=f"needs Redis at {REDIS_URL}"
+)
+
+
+@pytest.fixture(scope="module")
+def two_servers():
+    with database_env("two") as env:
+        env = {**env, "REDIS_URL": REDIS_URL, "SULTAN_RACE_COUNTDOWN_S": "0"}
+        with daphne(env) as first, daphne(env) as second:
+            yield first, second
+
+
+async def test_racers_on_different_processes_see_each_others_progress(two_servers):
+    first, second = two_servers
+    alice, bob = WebClient(first.url), WebClient(second.url)
+    _, race_url = alice.post("/races/new", {"nickname": "alice", "time_limit": 15, "seats": 2})
+    code = race_url.rstrip("/").rsplit("/", 1)[1]
+    bob.post(f"/r/{code}/join", {"nickname": "bob"})
+
+    alice_ws = await alice.connect(first.ws_url, f"/ws/races/{code}/")
+    bob_ws = await bob.connect(second.ws_url, f"/ws/races/{code}/")
+    try:
+        alice_id = (await receive_until(alice_ws, "snapshot"))["you"]["player"]
+        bob_id = (await receive_until(bob_ws, "snapshot"))["you"]["player"]
+        await alice_ws.send(json.dumps({"type": "start"}))
+        for ws in (alice_ws, bob_ws):
+            assert (await receive_until(ws, "snapshot"))["race"]["status"] == "running"
+        await alice_ws.send(json.dumps({"type": "move", "token": "draw", "id": "a1", "seq": 0}))
+        assert (await receive_until(alice_ws, "ack"))["seq"] == 1
+        seen_by_bob = await receive_until(bob_ws, "progress")
+        assert seen_by_bob["player"] == alice_id
+        assert seen_by_bob["progress"]["passes_used"] == 1
+
+        await bob_ws.send(json.dumps({"type": "resign", "id": "b1", "seq": 0}))
+        assert (await receive_until(bob_ws, "ack"))["view"]["status"] == "resigned"
+        seen_by_alice = await receive_until(alice_ws, "progress")
+        while seen_by_alice["player"] != bob_id:  # her own move's broadcast may come first
+            seen_by_alice = await receive_until(alice_ws, "progress")
+        assert seen_by_alice["progress"]["status"] == "resigned"
+    finally:
+        await alice_ws.close()
+        await bob_ws.close()

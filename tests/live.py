@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.cookiejar
 import json
 import urllib.parse
@@ -49,10 +50,8 @@ class WebClient:
 
 
 async def receive_until(socket: Any, kind: str, timeout: float = 10) -> dict[str, Any]:
-    import asyncio
-
     async with asyncio.timeout(timeout):
         while True:
-            message = json.loads(await socket.recv())
+            message: dict[str, Any] = json.loads(await socket.recv())
             if message["type"] == kind:
                 return message

@@ -1,0 +1,89 @@
+"""Real Chromium (Debian's, via Playwright) against a real Daphne.
+
+`live` is one Daphne process with a database of its own for the whole
+session; tests reach it only as a browser would. `shot(page, name)` saves a
+screenshot under artifacts/screenshots/ (not committed) for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.servers import LiveServer, daphne, database_env
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[LiveServer]:
+    with database_env("browser") as env:
+        env = {**env, "SULTAN_RACE_COUNTDOWN_S": "2"}
+        with daphne(env) as server:
+            yield server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, live: LiveServer) -> Iterator[Callable[..., Any]]:
+    """Pages in fresh contexts (separate cookies: separate people)."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 800, **options: Any) -> Any:
+        context = browser.new_context(
+            base_url=live.url, viewport={"width": width, "height": height}, **options
+        )
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.js_errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shot() -> Callable[[Any, str], Path]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,10 +1,11 @@
 """An in-process LRU of positions keyed by (game id, seq).
 
 A committed log never changes, so the position after event `seq` of game `id`
-never does either: entries need no invalidation, only eviction. Callers put
-entries only once the rows they come from are committed (see
-`games.selectors`), and every entry carries its deal so that a reused id (a
-restored database, a rolled-back test) is never mistaken for another game.
+never does either: entries need no invalidation, only eviction. Each entry
+is stamped with the identity of its last log row (primary key and server
+time); readers check the stamp against the row, so an entry made in a
+transaction that rolled back, or for a reused id, is never taken for the
+truth. Entries without a stamp are allowed only once their rows are committed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 
 from games.positions import Position
 
@@ -19,6 +21,15 @@ DEFAULT_SIZE = 20_000
 # How far below a requested seq to look for a cached position before
 # replaying the whole log: another process may have appended a few events.
 PROBE = 32
+
+Stamp = tuple[int, datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    position: Position
+    stamp: Stamp | None
 
 
 @dataclass
@@ -31,39 +42,32 @@ class CacheStats:
 class PositionCache:
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self._size = size
-        self._entries: OrderedDict[tuple[int, int], Position] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int], Entry] = OrderedDict()
         self._latest: dict[int, int] = {}
         self._lock = threading.Lock()
         self.stats = CacheStats()
 
-    def get(self, game_id: int, seq: int, seed: int, variant: str) -> Position | None:
+    def best(self, game_id: int, seq: int, seed: int, variant: str) -> Entry | None:
+        """The entry for `seq`, else the closest one below it (not too far), else None."""
         with self._lock:
-            position = self._entries.get((game_id, seq))
-            if position is None or not _same_deal(position, seed, variant):
-                self.stats.misses += 1
-                return None
-            self._entries.move_to_end((game_id, seq))
-            self.stats.hits += 1
-            return position
-
-    def nearest_below(
-        self, game_id: int, seq: int, seed: int, variant: str
-    ) -> tuple[int, Position] | None:
-        """The cached position with the highest seq below `seq`, if one is close."""
-        with self._lock:
-            candidates = [self._latest.get(game_id, -1)]
+            candidates = [seq, self._latest.get(game_id, -1)]
             candidates.extend(range(seq - 1, max(seq - 1 - PROBE, 0), -1))
             for s in candidates:
-                if 0 < s < seq:
-                    position = self._entries.get((game_id, s))
-                    if position is not None and _same_deal(position, seed, variant):
+                if 0 < s <= seq:
+                    entry = self._entries.get((game_id, s))
+                    if entry is not None and _same_deal(entry.position, seed, variant):
                         self._entries.move_to_end((game_id, s))
-                        return s, position
+                        if s == seq:
+                            self.stats.hits += 1
+                        else:
+                            self.stats.misses += 1
+                        return entry
+            self.stats.misses += 1
             return None
 
-    def put(self, game_id: int, seq: int, position: Position) -> None:
+    def put(self, game_id: int, seq: int, position: Position, stamp: Stamp | None = None) -> None:
         with self._lock:
-            self._entries[(game_id, seq)] = position
+            self._entries[(game_id, seq)] = Entry(seq, position, stamp)
             self._entries.move_to_end((game_id, seq))
             if seq > self._latest.get(game_id, -1):
                 self._latest[game_id] = seq
@@ -71,6 +75,12 @@ class PositionCache:
                 (old_game, old_seq), _ = self._entries.popitem(last=False)
                 if self._latest.get(old_game) == old_seq:
                     del self._latest[old_game]
+
+    def discard(self, game_id: int, seq: int) -> None:
+        with self._lock:
+            self._entries.pop((game_id, seq), None)
+            if self._latest.get(game_id) == seq:
+                del self._latest[game_id]
 
     def count_replayed(self, events: int) -> None:
         with self._lock:

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.cache import positions
+from games.cache import Stamp, positions
 from games.engine import GameState, IllegalMove, InvalidMove
 from games.models import Game, ModerationAction, ModerationKind, Move, Player, Race, RaceStatus
 from games.positions import Position, advance
@@ -33,36 +32,46 @@ def game_moves(*, game: Game) -> QuerySet[Move]:
 def game_position(*, game: Game, seq: int | None = None) -> Position:
     """The position after event `seq` (default: the last), replaying only what it must.
 
-    Reads the cache, else the nearest cached position below `seq`, else the
-    deal, and replays the log rows in between. What it computes is cached
-    once the surrounding transaction commits (at once outside one), so a
-    rolled-back append never leaves a position behind.
+    Starts from the cached position for `seq`, else the nearest cached one
+    below it, else the deal; reads the log rows from there in one query,
+    checks the cached entry's stamp against its row, and replays the rest.
     """
     target = game.last_seq if seq is None else seq
-    cached = positions.get(game.pk, target, game.seed, game.variant)
-    if cached is not None:
-        return cached
-    base_seq, position = positions.nearest_below(game.pk, target, game.seed, game.variant) or (
-        0,
-        Position.start(game.seed, game.variant),
-    )
-    tokens = list(
-        Move.objects.filter(game=game, seq__gt=base_seq, seq__lte=target)
+    start = Position.start(game.seed, game.variant)
+    entry = positions.best(game.pk, target, game.seed, game.variant) if target else None
+    base_seq = entry.seq if entry is not None else 0
+    rows = list(
+        Move.objects.filter(game=game, seq__gte=max(base_seq, 1), seq__lte=target)
         .order_by("seq")
-        .values_list("token", flat=True)
+        .values_list("pk", "seq", "token", "accepted_at")
     )
-    if len(tokens) != target - base_seq:
+    position = start
+    if entry is not None:
+        first = rows[0] if rows else None
+        if first is None or first[1] != base_seq or not _stamp_matches(entry.stamp, first):
+            # Not this log's row: a rolled-back append or a reused id. Start over.
+            positions.discard(game.pk, base_seq)
+            return game_position(game=game, seq=target)
+        position = entry.position
+        rows = rows[1:]
+    if len(rows) != target - base_seq:
         raise LogCorrupted(f"game #{game.pk}: events {base_seq + 1}..{target} are not all there")
     take_backs = game.race_id is None
-    for offset, token in enumerate(tokens, start=base_seq + 1):
+    for _, number, token, _ in rows:
         try:
             position, _ = advance(position, token, take_backs=take_backs)
         except (InvalidMove, IllegalMove) as error:
-            raise LogCorrupted(f"game #{game.pk}, event {offset} ({token}): {error}") from None
-    positions.count_replayed(len(tokens))
-    game_id, final = game.pk, position
-    transaction.on_commit(lambda: positions.put(game_id, target, final))
+            raise LogCorrupted(f"game #{game.pk}, event {number} ({token}): {error}") from None
+    if rows:
+        positions.count_replayed(len(rows))
+        pk, _, _, accepted_at = rows[-1]
+        positions.put(game.pk, target, position, (pk, accepted_at))
     return position
+
+
+def _stamp_matches(stamp: Stamp | None, row: tuple[int, int, str, datetime]) -> bool:
+    # Unstamped entries are put only after commit: the row being there is enough.
+    return stamp is None or stamp == (row[0], row[3])
 
 
 def game_state(*, game: Game) -> GameState:

@@ -145,15 +145,13 @@ def game_append_move(
         raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
     try:
         with transaction.atomic(durable=True):
-            result, position = _append_locked(
+            result, _ = _append_locked(
                 game_id=game_id,
                 player=player,
                 token=token,
                 client_move_id=client_move_id,
                 expected_seq=expected_seq,
             )
-            if not result.duplicate:
-                transaction.on_commit(lambda: positions.put(game_id, result.seq, position))
     except IntegrityError:
         # The lock makes this unreachable in the store's own use; a writer
         # that skipped it still cannot break the log, and gets a conflict.
@@ -179,7 +177,7 @@ def _append_locked(
 ) -> tuple[AppendResult, Any]:
     game = (
         Game.objects.select_for_update(of=("self",))
-        .select_related("race")
+        .select_related("race", "player")
         .filter(pk=game_id)
         .first()
     )
@@ -187,7 +185,7 @@ def _append_locked(
     if game is None or game.player_id != player.pk:
         raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
     current = game.last_seq
-    if Player.objects.filter(pk=player.pk, banned_at__isnull=False).exists():
+    if game.player.banned_at is not None:  # read with the lock, not from the caller's copy
         raise MoveRejected("banned", "this player is banned", current)
 
     earlier = Move.objects.filter(game=game, client_move_id=client_move_id).first()
@@ -228,9 +226,12 @@ def _record_event(
 ) -> int:
     """Insert the log row and update the projection, in the caller's transaction."""
     seq = game.last_seq + 1
-    Move.objects.create(
+    move = Move.objects.create(
         game=game, seq=seq, token=token, accepted_at=now, client_move_id=client_move_id
     )
+    # Stamped with its row, the entry is safe to put before the commit: should
+    # the transaction roll back, no reader will match the stamp.
+    positions.put(game.pk, seq, after, (move.pk, move.accepted_at))
     game.last_seq = seq
     game.status = after.status
     game.cards_played = after.state.cards_played
@@ -251,8 +252,7 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
     if game.is_over:
         return False
     after, _ = advance(game_position(game=game), TIMEOUT, take_backs=False)
-    seq = _record_event(game, TIMEOUT, after, now, f"server-timeout-{game.last_seq + 1}")
-    transaction.on_commit(lambda: positions.put(game_id, seq, after))
+    _record_event(game, TIMEOUT, after, now, f"server-timeout-{game.last_seq + 1}")
     return True
 
 

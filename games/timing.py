@@ -33,9 +33,11 @@ class Timing:
         return self.cv is not None and self.moves - 1 >= MIN_GAPS and self.cv < MACHINE_CV
 
     def summary(self) -> str:
-        if self.mean_gap_s is None or self.cv is None:
+        if self.mean_gap_s is None:
             return f"{self.moves} moves: too few to time"
-        text = f"{self.moves} moves, mean gap {self.mean_gap_s:.2f} s, CV {self.cv:.2f}"
+        text = f"{self.moves} moves, mean gap {self.mean_gap_s:.2f} s"
+        if self.cv is not None:
+            text += f", CV {self.cv:.2f}"
         if self.fastest_run_s is not None:
             text += f", fastest {self.run_length} moves in {self.fastest_run_s:.2f} s"
         if self.machine_like:

@@ -1,0 +1,87 @@
+"""Shared fixtures: the personas of the store's tests and the database guards.
+
+alice races, bob races against her, charlie is an outsider to their games,
+moderator is staff with `games.moderate`, staff_without_permission is staff
+without it. Players are account players (a User with its Player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.utils import timezone
+
+from games.append_only import log_erasure_allowed
+from games.cache import positions
+from games.models import Player, Race, RaceStatus
+from games.services import player_for_user
+
+
+@pytest.fixture(autouse=True)
+def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Logs are append-only during a test; Django may empty them after one.
+
+    Django's flush after a transactional test is `DELETE FROM` on SQLite, which
+    the append-only triggers refuse unless told otherwise. Setting the database
+    up first (when the test uses it) makes its flush run after this teardown.
+    """
+    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db"} & set(request.fixturenames)
+    )
+    if uses_db:
+        request.getfixturevalue("_django_db_helper")
+    log_erasure_allowed(False)
+    positions.clear()
+    yield
+    positions.clear()
+    log_erasure_allowed(True)
+
+
+def _account_player(username: str) -> Player:
+    # No password: hashing one costs half a second; tests sign in with force_login.
+    user = User.objects.create_user(username=username)
+    return player_for_user(user=user)
+
+
+@pytest.fixture
+def alice(db: None) -> Player:
+    return _account_player("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> Player:
+    return _account_player("bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> Player:
+    return _account_player("charlie")
+
+
+@pytest.fixture
+def moderator(db: None) -> User:
+    user = User.objects.create_user(username="moderator", is_staff=True)
+    moderate = Permission.objects.get(codename="moderate", content_type__app_label="games")
+    user.user_permissions.add(moderate)
+    return User.objects.get(pk=user.pk)  # a fresh instance: permissions are cached per object
+
+
+@pytest.fixture
+def staff_without_permission(db: None) -> User:
+    return User.objects.create_user(username="staffer", is_staff=True)
+
+
+@pytest.fixture
+def running_race(alice: Player) -> Race:
+    """A race alice hosts, started a second ago."""
+    now = timezone.now()
+    return Race.objects.create(
+        host=alice,
+        variant="sultan",
+        seed=424242,
+        status=RaceStatus.RUNNING,
+        starts_at=now - timedelta(seconds=1),
+    )

@@ -1,0 +1,53 @@
+"""verify_games replays the logs and catches a projection that does not match."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Game
+from games.moderation import game_flag
+from games.services import game_create
+from tests.store.helpers import append
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def games(alice, bob):
+    first = game_create(player=alice, variant="sultan", seed=1)
+    second = game_create(player=bob, variant="pysolfc", seed=2)
+    for _ in range(3):
+        append(first, alice, "draw")
+        append(second, bob, "draw")
+    return first, second
+
+
+def test_it_passes_untouched_games(games, capsys):
+    call_command("verify_games")
+    assert "2 games replayed, 0 with mismatches" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("cards_played", 7), ("last_seq", 2), ("flagged", True), ("voided", True)],
+)
+def test_it_finds_a_tampered_projection(games, capsys, field, value):
+    first, second = games
+    Game.objects.filter(pk=second.pk).update(**{field: value})
+    with pytest.raises(CommandError, match="2 games replayed, 1 with mismatches"):
+        call_command("verify_games")
+    out = capsys.readouterr().out
+    assert f"game #{second.pk}" in out
+    assert f"game #{first.pk}" not in out
+
+
+def test_it_accepts_a_flag_recorded_by_a_moderator(games, moderator, capsys):
+    game_flag(game=games[0], moderator=moderator, reason="fast")
+    call_command("verify_games", str(games[0].pk))
+    assert "1 games replayed, 0 with mismatches" in capsys.readouterr().out
+
+
+def test_it_names_unknown_games(games):
+    with pytest.raises(CommandError, match="no such game: 999999"):
+        call_command("verify_games", "999999")

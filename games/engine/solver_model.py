@@ -1,0 +1,134 @@
+"""The solver's compact picture of a position: cards as ints, foundations as one int.
+
+Nothing here plays the game; it only encodes, so that the search can key its
+transposition table on small ints and tuples instead of engine states.
+
+Cards. A card is `13 * suit + rank - 1` with suits C D H S and ranks A=1 … K=13.
+Kings never leave the layout, so a card in play has rank 1–12.
+
+Foundations. For the search only the *top rank* of a foundation matters: the
+next card it takes is one rank higher, of its suit, whatever base it stands on.
+Foundation 2 (AH, taking 2H…QH) starts at top rank 1 and foundation 8 (KH,
+taking AH…QH) at 0; after that the two behave alike, and so do the two kings of
+each other suit. So each suit is a pair of top ranks, kept sorted (`lo <= hi`):
+positions that differ only by which foundation of a suit is which are one
+position. Suit `s` keeps `lo` in bits `8s..8s+3` and `hi` in bits `8s+4..8s+7`.
+"""
+
+import random
+from functools import lru_cache
+from typing import Final
+
+from games.engine.cards import LAYOUT, RANKS, SUITS
+from games.engine.state import GameState
+from games.engine.variants import REDEALS, VARIANT_RULES
+
+Card = int
+
+CARD_NAMES: Final = tuple(rank + suit for suit in SUITS for rank in RANKS)
+CARD_IDS: Final = {name: i for i, name in enumerate(CARD_NAMES)}
+SUIT_OF: Final = tuple(c // 13 for c in range(52))
+RANK_OF: Final = tuple(c % 13 + 1 for c in range(52))
+# A card is playable when a foundation of its suit has top rank `rank - 1`.
+NEED_OF: Final = tuple(RANK_OF[c] - 1 for c in range(52))
+LO_SHIFT: Final = tuple(8 * SUIT_OF[c] for c in range(52))
+HI_SHIFT: Final = tuple(8 * SUIT_OF[c] + 4 for c in range(52))
+
+# Engine foundation index -> suit, for every foundation but the Sultan (4).
+_FOUNDATION_SUIT: Final = {i: SUITS.index(base[1]) for i, base in enumerate(LAYOUT) if i != 4}
+WON_FOUNDATIONS: Final = sum((12 << (8 * s)) | (12 << (8 * s + 4)) for s in range(4))
+
+
+def top_rank(foundation: int, played: int) -> int:
+    """The rank of a foundation's top card, 0 for a king base (it takes the ace next)."""
+    return played + 1 if LAYOUT[foundation] == "AH" else played
+
+
+def encode_foundations(played: tuple[int, ...]) -> int:
+    tops: dict[int, list[int]] = {s: [] for s in range(4)}
+    for f, suit in _FOUNDATION_SUIT.items():
+        tops[suit].append(top_rank(f, played[f]))
+    code = 0
+    for suit, pair in tops.items():
+        lo, hi = sorted(pair)
+        code |= (lo << (8 * suit)) | (hi << (8 * suit + 4))
+    return code
+
+
+def playable(card: Card, foundations: int) -> bool:
+    need = NEED_OF[card]
+    return (foundations >> HI_SHIFT[card]) & 15 == need or (
+        foundations >> LO_SHIFT[card]
+    ) & 15 == need
+
+
+def play(card: Card, foundations: int) -> int:
+    """Foundations after `card` goes on one that takes it (the caller checked one does).
+
+    The higher foundation is raised when both take it: `lo` then stays below
+    `hi`, and when only `lo` takes it, `lo < hi` before, so `lo + 1 <= hi`.
+    """
+    if (foundations >> HI_SHIFT[card]) & 15 == NEED_OF[card]:
+        return foundations + (1 << HI_SHIFT[card])
+    return foundations + (1 << LO_SHIFT[card])
+
+
+def suit_tops(foundations: int, suit: int) -> tuple[int, int]:
+    return (foundations >> (8 * suit)) & 15, (foundations >> (8 * suit + 4)) & 15
+
+
+class Position:
+    """A full-knowledge start for the search, read off an engine state.
+
+    The pass under way is one fixed sequence `cards`: the waste (bottom to top)
+    then the stock. Everything the search does to it is a prefix index `drawn`
+    (the stock is `cards[drawn:]`: draws and refills both take its first card)
+    and a bit mask `waste` of the positions below `drawn` still on the waste,
+    whose highest set bit is the top.
+    """
+
+    __slots__ = (
+        "auto_refill",
+        "cards",
+        "drawn",
+        "foundations",
+        "redeals_left",
+        "reserve",
+        "seed",
+        "shuffled_redeal",
+        "slots",
+        "waste",
+    )
+
+    def __init__(self, state: GameState) -> None:
+        rules = VARIANT_RULES[state.variant]
+        self.seed = state.seed
+        self.slots = rules.slots
+        self.auto_refill = rules.auto_refill
+        self.shuffled_redeal = rules.shuffled_redeal
+        self.cards: tuple[Card, ...] = tuple(CARD_IDS[c] for c in (*state.waste, *state.stock))
+        self.drawn = len(state.waste)
+        self.waste = (1 << len(state.waste)) - 1
+        self.reserve: tuple[Card, ...] = tuple(
+            sorted(CARD_IDS[c] for c in state.reserve if c is not None)
+        )
+        self.foundations = encode_foundations(state.played)
+        self.redeals_left = state.redeals_left
+
+
+@lru_cache(maxsize=4096)
+def redeal_order(seed: int, redeal: int, length: int) -> tuple[int, ...]:
+    """Where each new stock card comes from in the old waste, for a shuffled redeal.
+
+    `random.shuffle` draws the same numbers for any list of a given length, so
+    shuffling the indices reproduces the engine's shuffle of the cards
+    (rules.py `_redealt`): new stock[j] = old waste[order[j]].
+    """
+    order = list(range(length))
+    random.Random(f"{seed}/redeal/{redeal}").shuffle(order)
+    return tuple(order)
+
+
+def redeal_number(redeals_left: int) -> int:
+    """Redeal k of RULES.md is made with `redeals_left == 3 - k` before it."""
+    return REDEALS - redeals_left + 1

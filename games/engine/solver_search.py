@@ -1,0 +1,391 @@
+"""Depth-first search over compact positions, with a table of positions proved lost.
+
+A position is `(pass, drawn, waste, reserve, foundations)`, as `solver_model`
+describes: the pass's fixed card sequence (which also fixes the redeals left),
+how far into it the stock has gone, a bit mask of the waste, the reserve as a
+sorted tuple, and the foundations as one int. The reserve is a multiset
+because which slot holds a card never changes what can happen: a refill lands
+in the slot just emptied, and an empty slot takes any card.
+
+The search runs in rounds. The early rounds cap the nodes spent below each
+redeal, so that one hopeless last pass cannot eat the budget before other
+ways through the first passes are tried; the last round has no caps. A
+position joins the lost table only when it was searched with no cap cutting
+anything below it, so the table holds proofs, never guesses.
+
+The winning line comes back as internal steps; `solver.py` turns them into
+notation by playing them on the engine.
+"""
+
+import gc
+import time
+from typing import Final
+
+from games.engine.solver_model import (
+    HI_SHIFT,
+    LO_SHIFT,
+    NEED_OF,
+    SUIT_OF,
+    WON_FOUNDATIONS,
+    Card,
+    Position,
+    redeal_number,
+    redeal_order,
+)
+
+# Internal steps; a non-negative step is "play this reserve card".
+DRAW: Final = -1
+REDEAL: Final = -2
+WASTE_UP: Final = -3  # the waste's top card to a foundation
+WASTE_DOWN: Final = -4  # the waste's top card into an empty reserve slot (pysolfc)
+
+# Nodes allowed below a redeal, by the redeals left after it, in each capped
+# round. Found by trying: wide enough that a good pass is seen through, narrow
+# enough that the first passes get many tries.
+ROUND_CAPS: Final[tuple[dict[int, int], ...]] = (
+    {1: 2_000, 0: 150},
+    {1: 20_000, 0: 1_500},
+)
+_CHECK_CLOCK_EVERY: Final = 1024
+_NO_CAP: Final = 1 << 62
+
+Key = tuple[int, int, int, tuple[Card, ...], int]
+
+
+class OutOfBudget(Exception):
+    """The node or time budget of the whole solve is spent."""
+
+
+class _Capped(Exception):
+    """A round's cap below some redeal is spent: that subtree is left undecided."""
+
+
+class _Pass:
+    """One pass's fixed card sequence, with where each card lies in it."""
+
+    __slots__ = ("cards", "key", "length", "of_suit", "where")
+
+    def __init__(self, cards: tuple[Card, ...], key: int) -> None:
+        self.cards = cards
+        self.key = key
+        self.length = len(cards)
+        where = [0] * 52
+        for i, card in enumerate(cards):
+            where[card] |= 1 << i
+        self.where = where
+        self.of_suit = [0] * 4
+        for card in range(52):
+            self.of_suit[SUIT_OF[card]] |= where[card]
+
+
+class Search:
+    """One solve: the budget, the table of lost positions and the line found."""
+
+    def __init__(self, start: Position, max_nodes: int | None, max_seconds: float | None) -> None:
+        self.start = start
+        self.max_nodes = max_nodes if max_nodes is not None else _NO_CAP
+        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        self.nodes = 0
+        self.lost: set[Key] = set()
+        self.tried: set[Key] = set()  # failed in this round, maybe only for a cap
+        self.cuts = 0  # how many times a cap has cut a subtree short
+        self.caps: dict[int, int] = {}
+        self.cap_until = _NO_CAP
+        self.passes: dict[tuple[int, tuple[Card, ...]], _Pass] = {}
+        self.line: list[int] = []
+        self.seed = start.seed
+        self.slots = start.slots
+        self.auto_refill = start.auto_refill
+        self.shuffled_redeal = start.shuffled_redeal
+
+    def run(self) -> bool | None:
+        """True: won (the line is in `self.line`); False: lost; None: out of budget."""
+        s = self.start
+        first = self._pass(s.redeals_left, s.cards)
+        collecting = gc.isenabled()
+        gc.disable()  # the tables hold only tuples of ints: no cycles to collect
+        try:
+            for caps in (*ROUND_CAPS, {}):
+                self.caps = caps
+                self.tried = set()
+                cuts = self.cuts
+                if self._node(first, s.drawn, s.waste, s.reserve, s.foundations, s.redeals_left):
+                    return True
+                if self.cuts == cuts:
+                    return False  # nothing was cut short: the search was complete
+            return False
+        except OutOfBudget:
+            return None
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _pass(self, redeals_left: int, cards: tuple[Card, ...]) -> _Pass:
+        key = (redeals_left, cards)
+        found = self.passes.get(key)
+        if found is None:
+            found = self.passes[key] = _Pass(cards, len(self.passes))
+        return found
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise OutOfBudget
+        if self.nodes > self.cap_until:
+            raise _Capped
+        if (
+            self.deadline is not None
+            and self.nodes % _CHECK_CLOCK_EVERY == 0
+            and time.monotonic() > self.deadline
+        ):
+            raise OutOfBudget
+
+    def _node(
+        self,
+        p: _Pass,
+        drawn: int,
+        waste: int,
+        reserve: tuple[Card, ...],
+        foundations: int,
+        redeals_left: int,
+    ) -> bool:
+        if foundations == WON_FOUNDATIONS:
+            return True
+        key = (p.key, drawn, waste, reserve, foundations)
+        if key in self.lost or key in self.tried:
+            return False
+        self._count()
+        cuts = self.cuts
+        if self._children(p, drawn, waste, reserve, foundations, redeals_left):
+            return True
+        if self.cuts == cuts:
+            self.lost.add(key)
+        else:
+            self.tried.add(key)
+        return False
+
+    def _children(
+        self,
+        p: _Pass,
+        drawn: int,
+        waste: int,
+        reserve: tuple[Card, ...],
+        foundations: int,
+        redeals_left: int,
+    ) -> bool:
+        """Try every move worth trying, best first; True once one of them wins."""
+        cards = p.cards
+        line = self.line
+        node = self._node
+        refill = self.auto_refill
+        stock_left = drawn < p.length
+        top_bit = waste.bit_length() - 1
+        top = cards[top_bit] if waste else -1
+        # From the last pass of `sultan` on, the waste only ever loses its top:
+        # no redeal will shuffle it again and no move puts a card in a slot.
+        binding = refill and not redeals_left
+
+        # Safe moves, made alone: see SAFE MOVES at the end of this module.
+        if top >= 0 and (not refill or not redeals_left):
+            twin_below = binding and waste & p.where[top] != 1 << top_bit
+            if _lower_takes(top, foundations) or (twin_below and _takes(top, foundations)):
+                line.append(WASTE_UP)
+                if node(
+                    p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
+                ):
+                    return True
+                line.pop()
+                return False
+        if not refill or (not redeals_left and not stock_left):
+            for i, card in enumerate(reserve):
+                if _lower_takes(card, foundations):
+                    line.append(card)
+                    rest = reserve[:i] + reserve[i + 1 :]
+                    if node(p, drawn, waste, rest, _play(card, foundations), redeals_left):
+                        return True
+                    line.pop()
+                    return False
+
+        # Plays to the foundations first: they are what a win is made of.
+        if top >= 0 and _takes(top, foundations):
+            line.append(WASTE_UP)
+            if node(
+                p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
+            ):
+                return True
+            line.pop()
+        previous = -1
+        for i, card in enumerate(reserve):
+            if card == previous or not _takes(card, foundations):
+                continue
+            previous = card
+            rest = reserve[:i] + reserve[i + 1 :]
+            now_drawn = drawn
+            if refill and stock_left:
+                rest = tuple(sorted((*rest, cards[drawn])))
+                now_drawn = drawn + 1
+            after = _play(card, foundations)
+            # The refill only moved a card from one free place to another in
+            # `_stuck`'s reckoning, so only the played card's suit can change.
+            if binding and _stuck(SUIT_OF[card], p, waste, after):
+                continue
+            line.append(card)
+            if node(p, now_drawn, waste, rest, after, redeals_left):
+                return True
+            line.pop()
+
+        if stock_left:
+            grown = waste | (1 << drawn)
+            if not (binding and _stuck(SUIT_OF[cards[drawn]], p, grown, foundations)):
+                line.append(DRAW)
+                if node(p, drawn + 1, grown, reserve, foundations, redeals_left):
+                    return True
+                line.pop()
+        if top >= 0 and not refill and len(reserve) < self.slots:
+            line.append(WASTE_DOWN)
+            down = tuple(sorted((*reserve, top)))
+            if node(p, drawn, waste ^ (1 << top_bit), down, foundations, redeals_left):
+                return True
+            line.pop()
+        if not stock_left and waste and redeals_left:
+            line.append(REDEAL)
+            if self._redeal(p, drawn, waste, reserve, foundations, redeals_left):
+                return True
+            line.pop()
+        return False
+
+    def _redeal(
+        self,
+        p: _Pass,
+        drawn: int,
+        waste: int,
+        reserve: tuple[Card, ...],
+        foundations: int,
+        redeals_left: int,
+    ) -> bool:
+        order = [p.cards[i] for i in range(drawn) if waste >> i & 1]
+        if self.shuffled_redeal:
+            perm = redeal_order(self.seed, redeal_number(redeals_left), len(order))
+            order = [order[j] for j in perm]
+        after = self._pass(redeals_left - 1, tuple(order))
+        cap = self.caps.get(redeals_left - 1)
+        if cap is None:
+            return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
+        outer = self.cap_until
+        self.cap_until = min(outer, self.nodes + cap)
+        depth = len(self.line)
+        try:
+            return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
+        except _Capped:
+            if self.nodes > outer:
+                raise  # an enclosing cap is spent too: it is cut there
+            self.cuts += 1
+            del self.line[depth:]
+            return False
+        finally:
+            self.cap_until = outer
+
+
+def _takes(card: Card, foundations: int) -> bool:
+    need = NEED_OF[card]
+    return (foundations >> HI_SHIFT[card]) & 15 == need or (
+        foundations >> LO_SHIFT[card]
+    ) & 15 == need
+
+
+def _lower_takes(card: Card, foundations: int) -> bool:
+    return (foundations >> LO_SHIFT[card]) & 15 == NEED_OF[card]
+
+
+def _play(card: Card, foundations: int) -> int:
+    """Raise the higher foundation when both take the card: `lo <= hi` stays true."""
+    if (foundations >> HI_SHIFT[card]) & 15 == NEED_OF[card]:
+        return foundations + (1 << HI_SHIFT[card])
+    return foundations + (1 << LO_SHIFT[card])
+
+
+def _stuck(suit: int, p: _Pass, waste: int, foundations: int) -> bool:
+    """Can this suit's waste cards not go up top-down, even with every other card at hand?
+
+    A relaxation of the last pass of `sultan`, where the waste only loses its
+    top card: its cards of one suit must go up in top-down order, while every
+    card off the waste is taken to be at hand whenever wanted. A waste card
+    needs a foundation one rank below it. If one does not stand there, the
+    higher foundation still below it is raised with free cards: what that
+    needs is a subset of what raising the lower one needs, and the lower one
+    can still follow with the free cards saved. Free cards are spent only when
+    a waste card needs them, since they never stop being at hand. So this
+    greedy play fails only when every order fails, and then the real
+    position, which has fewer cards at hand, is lost too.
+    """
+    shift = 8 * suit
+    lo = (foundations >> shift) & 15
+    hi = (foundations >> (shift + 4)) & 15
+    base = 13 * suit - 1  # the card id of rank r is base + r
+    bits = waste & p.of_suit[suit]
+    if not bits:
+        return False
+    where = p.where
+    free = [0] * 13
+    for rank in range(lo + 1, 13):
+        # Two copies of each rank, less those on foundations and on the waste.
+        free[rank] = 2 - (hi >= rank) - (lo >= rank) - (waste & where[base + rank]).bit_count()
+    cards = p.cards
+    while bits:
+        pos = bits.bit_length() - 1
+        bits ^= 1 << pos
+        need = cards[pos] - base - 1
+        if hi == need:
+            hi += 1
+            continue
+        if lo == need:
+            lo += 1
+            continue
+        start = hi if hi < need else lo
+        for rank in range(start + 1, need + 1):
+            if not free[rank]:
+                return True
+            free[rank] -= 1
+        if start == hi:
+            hi = need + 1
+        else:
+            lo = need + 1
+    return False
+
+
+# SAFE MOVES. A move is made without trying the others when every line from
+# the position can be matched, move for move, by a line that starts with it.
+# Write A for the position after the move and B for the position without it;
+# each case shows that A can copy any line of B (skipping B's moves that A has
+# made already) and reach a win whenever B does.
+#
+# Which copy. Let X go up on a foundation of its suit whose top is one rank
+# below it. If the *lower* foundation of the suit takes X, then either the
+# other foundation already holds X's rank, so X is the last copy left and no
+# other card could ever use that place, or both foundations stand one below
+# X, so they are alike and whichever copy B plays first, A plays it on the
+# other one. Either way A's foundations are B's plus X, and the one card B
+# may later put there, X itself, is one A has already put up.
+#
+# Where it was. X leaves the waste or a slot, and nothing else changes unless
+# the rules react to that:
+# - `pysolfc` waste: the waste keeps its order through every redeal (turned
+#   over, never shuffled), so A's waste and stock are B's with X left out; B's
+#   moves of X (drawing it, putting it in a slot) are skipped and its other
+#   moves find the same cards on top. A has at least as many empty slots.
+# - `pysolfc` slot: A has an empty slot where B has X; an empty slot takes
+#   any waste card, and B's X only ever goes up.
+# - `sultan` waste, no redeal left: no shuffle will read the waste again and
+#   refills come from the stock, which A and B share; as for `pysolfc`.
+# - `sultan` slot, no redeal left and the stock empty: no refill follows
+#   either way, and B's slot can only ever send X up.
+# Not safe: a `sultan` waste card with a redeal left (the waste's length sets
+# the next shuffle), or a `sultan` slot card while the stock has cards (the
+# refill takes its top card, and B may keep X to pull in a later card).
+#
+# The twin below. In the last pass of `sultan`, if the waste's top card X
+# goes up on either foundation and its other copy lies further down the same
+# waste, then nothing can go on the foundation B keeps at X's rank minus one
+# before X itself leaves the waste (the copy below comes out only after), and
+# X then goes on whichever of the two foundations is at that rank: A's line
+# plays the same cards on foundations that are B's up to which is which.

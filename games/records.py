@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from games.engine import SEED_LIMIT, VARIANTS, IllegalMove, InvalidMove
 from games.models import Game, Move
-from games.positions import Position, advance
+from games.positions import TIMEOUT, Position, advance
 
 PRACTICE = "-"
 UNFINISHED = "*"
@@ -193,6 +193,10 @@ def verify_record(text: str) -> VerifiedRecord:
                 f"the game is already over ({position.status})",
                 seq=move.seq,
                 token=move.token,
+            )
+        if move.token == TIMEOUT and not is_race:
+            raise RecordError(
+                move.line, "only a race's clock times a game out", seq=move.seq, token=move.token
             )
         try:
             position, _ = advance(position, move.token, take_backs=not is_race)

@@ -47,6 +47,8 @@ R = TypeVar("R")
 
 # Frames dropped for flooding before the socket is closed.
 FLOOD_CLOSE_AFTER: Final = 30
+# Messages accepted but not yet handled; the rate limit keeps it short.
+INBOX_SIZE: Final = 64
 CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_NOT_FOUND: Final = 4404
@@ -55,10 +57,16 @@ CLOSE_NOT_FOUND: Final = 4404
 def db(fn: Callable[P, R]) -> Callable[P, Any]:
     """Run `fn` in a worker thread with its own database connection.
 
-    Not Django's one shared sync thread: there, every socket of the process
-    would queue behind the slowest query.
+    On PostgreSQL, a pool of threads: not Django's one shared sync thread,
+    where every socket of the process would queue behind the slowest query.
+    On SQLite, that one thread: SQLite has one writer at a time anyway, and
+    writers in several threads wait for each other in its busy handler's
+    sleeps, which cost far more than queueing.
     """
-    return database_sync_to_async(fn, thread_sensitive=False)  # type: ignore[no-any-return]
+    return database_sync_to_async(fn, thread_sensitive=_ONE_WRITER)  # type: ignore[no-any-return]
+
+
+_ONE_WRITER: Final = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 
 
 class TokenBucket:
@@ -104,6 +112,10 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.bucket = TokenBucket(settings.WS_RATE_PER_S, settings.WS_RATE_PER_S)
         self.dropped = 0
         self.timer: asyncio.Task[None] | None = None
+        # Client messages are handled one at a time by a task of their own, so
+        # that broadcasts reach this socket while a move waits on the database.
+        self.inbox: asyncio.Queue[ClientMessage] = asyncio.Queue(maxsize=INBOX_SIZE)
+        self.worker = asyncio.create_task(self._work())
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
@@ -116,6 +128,7 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if self.timer is not None:
             self.timer.cancel()
+        self.worker.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.racer:
             await self._presence(-1)
@@ -138,7 +151,15 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if bad.code == "too_big":
                 await self.close(code=CLOSE_TOO_BIG, reason="frame too big")
             return
-        await getattr(self, f"on_{message.type}")(message)
+        try:
+            self.inbox.put_nowait(message)
+        except asyncio.QueueFull:
+            await self._send(error("flood", "too many messages waiting for an answer"))
+
+    async def _work(self) -> None:
+        while True:
+            message = await self.inbox.get()
+            await getattr(self, f"on_{message.type}")(message)
 
     # What clients ask ----------------------------------------------------
 

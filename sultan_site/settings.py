@@ -80,6 +80,8 @@ else:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL with synchronous=NORMAL and IMMEDIATE transactions: about 100x cheaper
     # inserts than the default journal, and writers queue instead of failing.
+    # Opening a SQLite connection runs the PRAGMAs below: keep connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

@@ -1,6 +1,7 @@
 """Writes: players, games, and the one path that appends to a game's log.
 
-Every function is keyword-only. `game_append_move` is the only writer of a
+Functions take keyword arguments only (`player_for_request(request)` aside,
+as a view helper). `game_append_move` is the only writer of a
 game's log and of its projection (status, cards played, finish time, last
 seq); it runs in its own durable transaction and returns after the commit,
 so `transaction.on_commit` hooks have run by the time the caller sees it.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import Final
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -145,7 +146,7 @@ def game_append_move(
         raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
     try:
         with transaction.atomic(durable=True):
-            result, _ = _append_locked(
+            return _append_locked(
                 game_id=game_id,
                 player=player,
                 token=token,
@@ -157,7 +158,6 @@ def game_append_move(
         # that skipped it still cannot break the log, and gets a conflict.
         current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
         raise MoveRejected("conflict", "another move was accepted first", current or 0) from None
-    return result
 
 
 def game_resign(
@@ -174,7 +174,7 @@ def game_resign(
 
 def _append_locked(
     *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
-) -> tuple[AppendResult, Any]:
+) -> AppendResult:
     game = (
         Game.objects.select_for_update(of=("self",))
         .select_related("race", "player")
@@ -196,7 +196,7 @@ def _append_locked(
             )
         before = game_position(game=game, seq=earlier.seq - 1)
         after, events = advance(before, earlier.token, take_backs=game.race_id is None)
-        return AppendResult(game.pk, earlier.seq, earlier.token, events, after.state, True), after
+        return AppendResult(game.pk, earlier.seq, earlier.token, events, after.state, True)
 
     if expected_seq != current:
         raise MoveRejected(
@@ -218,7 +218,7 @@ def _append_locked(
     except IllegalMove as error:
         raise MoveRejected("illegal", str(error), current) from None
     seq = _record_event(game, token, after, now, client_move_id)
-    return AppendResult(game.pk, seq, token, events, after.state, False), after
+    return AppendResult(game.pk, seq, token, events, after.state, False)
 
 
 def _record_event(

@@ -91,6 +91,9 @@ class Search:
         self.cuts = 0  # how many times a cap has cut a subtree short
         self.caps: dict[int, int] = {}
         self.cap_until = _NO_CAP
+        self.limit = self.max_nodes  # the nearer of the budget and the cap
+        # Which cards the foundations take, per foundations value met.
+        self.masks: dict[int, tuple[int, int]] = {}
         self.passes: dict[tuple[int, tuple[Card, ...]], _Pass] = {}
         self.line: list[int] = []
         self.seed = start.seed
@@ -127,19 +130,6 @@ class Search:
             found = self.passes[key] = _Pass(cards, len(self.passes))
         return found
 
-    def _count(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise OutOfBudget
-        if self.nodes > self.cap_until:
-            raise _Capped
-        if (
-            self.deadline is not None
-            and self.nodes % _CHECK_CLOCK_EVERY == 0
-            and time.monotonic() > self.deadline
-        ):
-            raise OutOfBudget
-
     def _node(
         self,
         p: _Pass,
@@ -154,9 +144,20 @@ class Search:
         key = (p.key, drawn, waste, reserve, foundations)
         if key in self.lost or key in self.tried:
             return False
-        self._count()
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise OutOfBudget if self.nodes > self.max_nodes else _Capped
+        if (
+            self.deadline is not None
+            and not self.nodes % _CHECK_CLOCK_EVERY
+            and time.monotonic() > self.deadline
+        ):
+            raise OutOfBudget
+        masks = self.masks.get(foundations)
+        if masks is None:
+            masks = self.masks[foundations] = _takers(foundations)
         cuts = self.cuts
-        if self._children(p, drawn, waste, reserve, foundations, redeals_left):
+        if self._children(p, drawn, waste, reserve, foundations, redeals_left, masks):
             return True
         if self.cuts == cuts:
             self.lost.add(key)
@@ -172,8 +173,10 @@ class Search:
         reserve: tuple[Card, ...],
         foundations: int,
         redeals_left: int,
+        masks: tuple[int, int],
     ) -> bool:
         """Try every move worth trying, best first; True once one of them wins."""
+        takes, lower_takes = masks
         cards = p.cards
         line = self.line
         node = self._node
@@ -188,7 +191,7 @@ class Search:
         # Safe moves, made alone: see SAFE MOVES at the end of this module.
         if top >= 0 and (not refill or not redeals_left):
             twin_below = binding and waste & p.where[top] != 1 << top_bit
-            if _lower_takes(top, foundations) or (twin_below and _takes(top, foundations)):
+            if lower_takes >> top & 1 or (twin_below and takes >> top & 1):
                 line.append(WASTE_UP)
                 if node(
                     p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
@@ -198,7 +201,7 @@ class Search:
                 return False
         if not refill or (not redeals_left and not stock_left):
             for i, card in enumerate(reserve):
-                if _lower_takes(card, foundations):
+                if lower_takes >> card & 1:
                     line.append(card)
                     rest = reserve[:i] + reserve[i + 1 :]
                     if node(p, drawn, waste, rest, _play(card, foundations), redeals_left):
@@ -207,7 +210,7 @@ class Search:
                     return False
 
         # Plays to the foundations first: they are what a win is made of.
-        if top >= 0 and _takes(top, foundations):
+        if top >= 0 and takes >> top & 1:
             line.append(WASTE_UP)
             if node(
                 p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
@@ -216,7 +219,7 @@ class Search:
             line.pop()
         previous = -1
         for i, card in enumerate(reserve):
-            if card == previous or not _takes(card, foundations):
+            if card == previous or not takes >> card & 1:
                 continue
             previous = card
             rest = reserve[:i] + reserve[i + 1 :]
@@ -273,6 +276,7 @@ class Search:
             return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
         outer = self.cap_until
         self.cap_until = min(outer, self.nodes + cap)
+        self.limit = min(self.max_nodes, self.cap_until)
         depth = len(self.line)
         try:
             return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
@@ -284,17 +288,21 @@ class Search:
             return False
         finally:
             self.cap_until = outer
+            self.limit = min(self.max_nodes, outer)
 
 
-def _takes(card: Card, foundations: int) -> bool:
-    need = NEED_OF[card]
-    return (foundations >> HI_SHIFT[card]) & 15 == need or (
-        foundations >> LO_SHIFT[card]
-    ) & 15 == need
-
-
-def _lower_takes(card: Card, foundations: int) -> bool:
-    return (foundations >> LO_SHIFT[card]) & 15 == NEED_OF[card]
+def _takers(foundations: int) -> tuple[int, int]:
+    """Bit masks over card ids: the cards some foundation takes, and the lower one takes."""
+    takes = lower = 0
+    for suit in range(4):
+        lo = (foundations >> (8 * suit)) & 15
+        hi = (foundations >> (8 * suit + 4)) & 15
+        # The card one rank above a top of rank r has the id 13 * suit + r.
+        if lo < 12:
+            lower |= 1 << (13 * suit + lo)
+        if hi < 12:
+            takes |= 1 << (13 * suit + hi)
+    return takes | lower, lower
 
 
 def _play(card: Card, foundations: int) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -9,9 +11,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.forms import RaceForm, identify
+from games.models import Player, Race, RaceStatus
 from games.race_selectors import race_by_code, race_role
 from games.race_services import RaceRefused, race_create, race_join
 from games.services import player_for_request
+
+# How the race page names each variant; the code stays the protocol's word.
+VARIANT_LABELS: Final = {
+    "sultan": "Sultan",
+    "sultan-8": "Sultan, 8 slots",
+    "pysolfc": "Sultan (PySolFC)",
+    "pysolfc-8": "Sultan + (PySolFC)",
+}
 
 
 @require_POST
@@ -44,16 +55,8 @@ def race_page(request: HttpRequest, code: str) -> HttpResponse:
     if race is None:
         raise Http404("No race with this code")
     player = player_for_request(request)
-    return render(
-        request,
-        "race.html",
-        {
-            "race": race,
-            "player": player,
-            "role": race_role(race=race, player=player),
-            "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
-        },
-    )
+    role = race_role(race=race, player=player)
+    return render(request, "race.html", _page_context(request, race, player, role))
 
 
 @require_POST
@@ -63,22 +66,34 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404("No race with this code")
     player = identify(request, request.POST.get("nickname"))
     if player is None:
-        return _race_error(request, race.code, "Pick a nickname to join, or log in.")
+        return _race_error(request, race, "Pick a nickname to join, or log in.")
     try:
         race_join(race=race, player=player)
     except RaceRefused as refused:
-        return _race_error(request, race.code, refused.message)
+        return _race_error(request, race, refused.message)
     return redirect("games:race", code=race.code)
 
 
-def _race_error(request: HttpRequest, code: str, message: str) -> HttpResponse:
-    race = race_by_code(code=code)
+def _race_error(request: HttpRequest, race: Race, message: str) -> HttpResponse:
     player = player_for_request(request)
-    context = {
+    context = _page_context(request, race, player, race_role(race=race, player=player))
+    context["error"] = message
+    return render(request, "race.html", context, status=400)
+
+
+def _page_context(
+    request: HttpRequest, race: Race, player: Player | None, role: str
+) -> dict[str, Any]:
+    """What the page draws before its socket opens: the settings never change."""
+    minutes, seconds = divmod(race.time_limit_s, 60)
+    return {
         "race": race,
         "player": player,
-        "role": "spectator",
-        "error": message,
-        "share_url": request.build_absolute_uri(f"/r/{code}/"),
+        "role": role,
+        "in_lobby": race.status == RaceStatus.LOBBY,
+        "variant_label": VARIANT_LABELS.get(race.variant, race.variant),
+        "time_limit_label": f"{minutes} min" if not seconds else f"{minutes} min {seconds} s",
+        # An open deal's number is public from the start; a secret one only in the results.
+        "deal_label": f"Open deal #{race.seed}" if race.open_deal else "Secret deal",
+        "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
     }
-    return render(request, "race.html", context, status=400)

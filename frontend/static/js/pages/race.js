@@ -1,0 +1,162 @@
+// The race page, /r/<code>/: lobby, countdown, your board and the others'
+// panels, then the results. Everything shown comes from the race socket
+// (docs/protocol.md); this module routes its messages to the views.
+
+import { RaceSocket } from "../race/socket.js";
+import { RaceState } from "../race/state.js";
+import { ServerClock, ClockView } from "../race/clock.js";
+import { Announcer } from "../race/announce.js";
+import { ConnectionBanner } from "../race/banner.js";
+import { LobbyView } from "../race/lobby.js";
+import { OpponentsView } from "../race/opponents.js";
+import { PlayView } from "../race/play.js";
+import { ResultsView } from "../race/results.js";
+import { byId, show } from "../race/dom.js";
+import { RESULT_LABEL, ordinal } from "../race/format.js";
+
+const TICK_MS = 200;
+
+const root = byId("race");
+const variantLabel = root.dataset.variantLabel;
+const state = new RaceState();
+const clock = new ServerClock();
+const clockView = new ClockView();
+const said = new Announcer(byId("race-live"), { interval: 1200 });
+const banner = new ConnectionBanner(byId("race-banner"));
+
+const wsScheme = location.protocol === "https:" ? "wss" : "ws";
+const socket = new RaceSocket(`${wsScheme}://${location.host}/ws/races/${encodeURIComponent(root.dataset.code)}/`, {
+  onMessage: receive,
+  onState: connection,
+});
+const send = (message) => socket.send(message);
+const lobby = new LobbyView({ send, announcer: said });
+const opponents = new OpponentsView({ announcer: new Announcer(byId("opp-live"), { interval: 5000 }) });
+const play = new PlayView({ socket });
+const results = new ResultsView({ send });
+
+let phase = null;
+let connected = false;
+
+function receive(message) {
+  switch (message.type) {
+    case "snapshot":
+      clock.sync(message.server_time);
+      state.applySnapshot(message);
+      draw();
+      break;
+    case "lobby": {
+      const before = state.applyLobby(message);
+      if (phase === "lobby") {
+        lobby.noteChanges(before, state);
+        lobby.render(state, { connected });
+      } else opponents.render(state, { finished: phase === "finished" });
+      break;
+    }
+    case "progress": {
+      const racer = state.racer(message.player);
+      const previous = racer?.progress;
+      state.applyProgress(message);
+      if (racer) opponents.progress(state, racer, previous);
+      if (message.player === state.me) play.onOwnProgress(message.seq);
+      break;
+    }
+    case "end":
+      state.applyEnd(message);
+      draw();
+      break;
+    case "rematch":
+      state.applyRematch(message);
+      if (phase === "finished") results.render(state, variantLabel);
+      said.say("rematch", "A rematch is ready: the link to join it is next to the results.");
+      break;
+    case "ack":
+      play.onAck(message);
+      break;
+    case "reject":
+      play.onReject(message);
+      break;
+    case "error":
+      refused(message);
+      break;
+  }
+}
+
+function connection(status, detail) {
+  banner.update(status, detail);
+  const now = status === "open";
+  if (now === connected) return;
+  connected = now;
+  root.dataset.connected = String(connected);
+  if (state.loaded) draw();
+}
+
+/** Redraw everything for the current phase (snapshots, the end, phase changes). */
+function draw() {
+  if (!state.loaded) return;
+  const now = clock.now();
+  const next = state.phase(now);
+  const changed = next !== phase;
+  phase = next;
+  root.dataset.phase = phase;
+  root.dataset.role = state.you.role;
+  const arena = phase === "countdown" || phase === "racing";
+  show(byId("race-lobby"), phase === "lobby");
+  show(byId("race-arena"), arena || phase === "finished");
+  if (phase === "lobby") lobby.render(state, { connected });
+  if (arena) {
+    opponents.render(state);
+    play.show(state.isRacer ? state.you.game : null);
+    play.setLive({ racing: phase === "racing", connected });
+  } else play.hide();
+  if (phase === "finished") opponents.render(state, { finished: true });
+  if (phase === "finished") results.render(state, variantLabel);
+  else show(byId("race-results"), false);
+  clockView.paint(phase, state, now);
+  if (changed) announcePhase(now);
+  fitBoard();
+}
+
+function announcePhase(now) {
+  if (phase === "countdown") {
+    const seconds = Math.max(1, Math.round((state.startsAt - now) / 1000));
+    said.say("phase", `The race starts in ${seconds} second${seconds === 1 ? "" : "s"}.`);
+  } else if (phase === "racing" && state.startsAt !== null && now - state.startsAt < 3000) {
+    said.say("phase", state.isRacer ? "Go! Space draws a card." : "The race is on.");
+  } else if (phase === "finished" && state.results) {
+    const mine = state.results.find((r) => r.player === state.me);
+    const who = mine ? ` You finished ${ordinal(mine.rank)} of ${state.results.length}: ${RESULT_LABEL[mine.status] ?? mine.status}.` : "";
+    said.say("phase", `The race is over.${who}`);
+  }
+}
+
+function refused({ code, message }) {
+  if (phase === "lobby") lobby.showError(message);
+  else if (phase === "finished") results.showError(message);
+  else if (code !== "flood") console.warn("race:", code, message);
+}
+
+/**
+ * The board sizes its cards to the height left below the page's own chrome;
+ * then its column hugs it, so the board and the panels sit together, centred.
+ */
+function fitBoard() {
+  const wrap = byId("arena-board");
+  root.style.removeProperty("--board-w");
+  if (wrap.hidden) return;
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  root.style.setProperty("--board-chrome", `${Math.round(top + 8)}px`);
+  const table = wrap.querySelector(".sultan-board");
+  if (table) root.style.setProperty("--board-w", `${Math.ceil(table.getBoundingClientRect().width)}px`);
+}
+
+// Phases turn on the clock as well as on messages: the countdown ends by itself.
+setInterval(() => {
+  if (!state.loaded) return;
+  const now = clock.now();
+  if (state.phase(now) !== phase) draw();
+  else clockView.paint(phase, state, now);
+}, TICK_MS);
+
+window.addEventListener("resize", fitBoard);
+socket.open();

@@ -1,0 +1,45 @@
+// The connection banner: shown while the socket is down, gone once it is back.
+// It says what is happening and that nothing is lost, not how sockets work.
+
+import { show } from "./dom.js";
+
+const BACK_MS = 1800;
+const TEXT = {
+  reconnecting: "Connection lost — reconnecting… Your moves are safe.",
+  offline: "You’re offline. The race goes on; this page catches up when you’re back.",
+  gone: "This race can’t be found any more.",
+};
+
+export class ConnectionBanner {
+  #node;
+  #text;
+  #timer = 0;
+  #down = false;
+
+  constructor(node) {
+    this.#node = node;
+    this.#text = node.querySelector(".race-banner-text");
+  }
+
+  update(state, { attempt = 0 } = {}) {
+    clearTimeout(this.#timer);
+    if (state === "open") {
+      if (!this.#down) return;
+      this.#down = false;
+      this.#paint("back", "Reconnected — you’re up to date.");
+      this.#timer = setTimeout(() => show(this.#node, false), BACK_MS);
+      return;
+    }
+    // The first connection gets a moment before we speak of trouble.
+    if (state === "connecting" || (state === "reconnecting" && attempt === 0)) return;
+    this.#down = true;
+    const suffix = state === "reconnecting" && attempt > 2 ? ` (attempt ${attempt})` : "";
+    this.#paint(state, TEXT[state] + suffix);
+  }
+
+  #paint(kind, text) {
+    this.#node.dataset.kind = kind;
+    if (this.#text.textContent !== text) this.#text.textContent = text;
+    show(this.#node, true);
+  }
+}

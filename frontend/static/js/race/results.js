@@ -1,0 +1,86 @@
+// The end of a race: the server's ranking (computed from the games' logs),
+// the deal revealed, a replay for every racer and the way to a rematch.
+
+import { byId, h, show } from "./dom.js";
+import { RESULT_LABEL, durationText, durationWords, hue, initial, ordinal } from "./format.js";
+
+export class ResultsView {
+  #send;
+  #section = byId("race-results");
+  #body = byId("results-table").tBodies[0];
+  #deal = byId("results-deal");
+  #dealLabel = byId("race-deal-label");
+  #rematch = byId("results-rematch");
+  #link = byId("results-rematch-link");
+  #alert = byId("results-alert");
+  #asked = false;
+
+  constructor({ send }) {
+    this.#send = send;
+    this.#rematch.addEventListener("click", () => this.#askRematch());
+  }
+
+  render(state, variantLabel) {
+    const { race, results } = state;
+    this.#body.replaceChildren(...(results ?? []).map((row) => this.#row(row, state)));
+    if (race.seed != null) {
+      this.#deal.replaceChildren(
+        race.open_deal ? h("span", { class: "r-tag is-open" }, "open deal") : "",
+        `${variantLabel} · deal `, h("strong", { class: "results-seed" }, `#${race.seed}`),
+      );
+      this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : "Deal"} #${race.seed}`;
+    }
+    const rematch = race.rematch ?? null;
+    show(this.#link, Boolean(rematch));
+    if (rematch) {
+      this.#link.href = `/r/${encodeURIComponent(rematch)}/`;
+      this.#link.textContent = this.#asked ? "Go to the rematch" : "Rematch ready — join";
+    }
+    show(this.#rematch, state.isRacer && !rematch);
+    this.#rematch.removeAttribute("aria-busy");
+    this.#rematch.textContent = "Rematch";
+    show(this.#section, true);
+  }
+
+  showError(message) {
+    this.#alert.textContent = message ? message[0].toUpperCase() + message.slice(1) + "." : "";
+    show(this.#alert, Boolean(message));
+    this.#rematch.removeAttribute("aria-busy");
+    this.#rematch.textContent = "Rematch";
+  }
+
+  #askRematch() {
+    if (this.#rematch.getAttribute("aria-busy") === "true") return;
+    if (!this.#send({ type: "rematch" })) {
+      this.showError("not connected right now; try again in a moment");
+      return;
+    }
+    this.#asked = true;
+    this.#rematch.setAttribute("aria-busy", "true");
+    this.#rematch.textContent = "Opening the rematch…";
+  }
+
+  #row(row, state) {
+    const you = row.player === state.me;
+    const podium = row.rank <= 3 ? ` is-podium is-rank-${row.rank}` : "";
+    return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status } },
+      h("td", { class: "results-rank" },
+        h("span", { class: `rank-badge${podium}`, "aria-label": ordinal(row.rank) }, String(row.rank))),
+      h("th", { scope: "row", class: "results-name" },
+        h("span", { class: "lobby-avatar is-small", "aria-hidden": "true", style: `--hue:${hue(row.nickname)}` }, initial(row.nickname)),
+        h("span", {}, row.nickname),
+        you ? h("span", { class: "r-tag is-you" }, "you") : null),
+      h("td", {}, h("span", { class: `status-pill is-${row.status}` }, RESULT_LABEL[row.status] ?? row.status)),
+      h("td", { class: "is-num" }, h("b", {}, String(row.cards_played)), h("span", { class: "of" }, "/95")),
+      h("td", { class: "is-num" }, h("time", { datetime: isoDuration(row.time_ms), "aria-label": durationWords(row.time_ms) }, durationText(row.time_ms))),
+      h("td", { class: "is-num" }, String(row.moves)),
+      h("td", { class: "results-replay" },
+        h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": `Replay of ${row.nickname}’s game` }, "Replay")),
+    );
+  }
+}
+
+/** The <time> element's machine form of a duration: "PT245.2S". */
+function isoDuration(ms) {
+  return ms == null ? null : `PT${(ms / 1000).toFixed(1)}S`;
+}

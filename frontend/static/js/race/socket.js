@@ -1,0 +1,218 @@
+// The race socket, as docs/protocol.md describes it. It keeps the last race
+// version applied (`seen`) so that nothing is applied twice or out of order,
+// notices what it missed and asks for it, keeps the connection honest with
+// pings, and reconnects by itself. A move sent and not yet answered is sent
+// again, with the same id and seq, after a reconnect: the server answers a
+// retry with its first answer, so a move is never played twice or lost.
+
+const PING_EVERY_MS = 20_000;
+// No frame at all for this long (a ping is answered within it): the line is dead.
+const SILENCE_MS = 45_000;
+const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
+// A sync that got no answer (lost with a dropped socket) may be asked again.
+const SYNC_PATIENCE_MS = 4000;
+const CLOSE_NOT_FOUND = 4404;
+
+/**
+ * new RaceSocket(url, { onMessage(msg), onState(state, detail) })
+ * state: "connecting" | "open" | "reconnecting" | "offline" | "gone"
+ * onMessage gets every frame that should be applied, in version order:
+ * snapshots, broadcasts (progress, lobby, end, rematch) and the answers
+ * (ack, reject, error). Stale and out-of-order broadcasts never reach it.
+ */
+export class RaceSocket {
+  #url;
+  #onMessage;
+  #onState;
+  #ws = null;
+  #seen = -1;
+  #heard = -1; // the highest version any frame has named, applied or not
+  #syncAskedAt = 0;
+  #attempt = 0;
+  #retryTimer = 0;
+  #pingTimer = 0;
+  #lastFrameAt = 0;
+  #stopped = false;
+  #unanswered = new Map(); // move id → frame, in the order they were sent
+  #cleanup = [];
+
+  constructor(url, { onMessage, onState = () => {} }) {
+    this.#url = url;
+    this.#onMessage = onMessage;
+    this.#onState = onState;
+    this.#listen(window, "online", () => this.#reconnectNow());
+    this.#listen(window, "offline", () => this.#lost("offline"));
+    // A laptop waking up or a tab coming back: check at once rather than in 20 s.
+    this.#listen(document, "visibilitychange", () => {
+      if (document.visibilityState === "visible") this.#ping();
+    });
+  }
+
+  get seen() { return this.#seen; }
+  get isOpen() { return this.#ws?.readyState === WebSocket.OPEN; }
+
+  open() {
+    this.#stopped = false;
+    this.#connect();
+    return this;
+  }
+
+  /** Close for good (the page is going away). */
+  stop() {
+    this.#stopped = true;
+    clearTimeout(this.#retryTimer);
+    clearInterval(this.#pingTimer);
+    for (const off of this.#cleanup) off();
+    this.#ws?.close(1000, "bye");
+  }
+
+  /** Send a frame now if the line is up; false if it could not be sent. */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.#ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** A move or resign: sent now (or once connected) and again after every reconnect until answered. */
+  request(message) {
+    this.#unanswered.set(message.id, message);
+    this.send(message);
+  }
+
+  /** True while a move or resign awaits its answer. */
+  get waiting() { return this.#unanswered.size > 0; }
+
+  /**
+   * Ask for a fresh snapshot even when our version is current: a `conflict`
+   * means our game's seq is stale although no race version was missed (the
+   * same player moved in another tab). `sync` answers a snapshot whenever the
+   * version named differs from the race's, so we name the one just before ours.
+   */
+  resync() {
+    this.#syncAskedAt = performance.now();
+    this.send({ type: "sync", v: Math.max(0, this.#seen - 1) });
+  }
+
+  // ——— the line ———
+
+  #connect() {
+    clearTimeout(this.#retryTimer);
+    if (this.#stopped || this.#ws) return;
+    if (navigator.onLine === false) { this.#onState("offline", {}); return; }
+    this.#onState(this.#attempt ? "reconnecting" : "connecting", { attempt: this.#attempt });
+    const ws = new WebSocket(this.#url);
+    this.#ws = ws;
+    ws.addEventListener("open", () => this.#opened(ws));
+    ws.addEventListener("message", (e) => this.#frame(ws, e.data));
+    ws.addEventListener("close", (e) => this.#closed(ws, e));
+  }
+
+  #opened(ws) {
+    if (ws !== this.#ws) return;
+    this.#attempt = 0;
+    this.#lastFrameAt = performance.now();
+    this.#syncAskedAt = 0;
+    this.#onState("open", {});
+    for (const message of this.#unanswered.values()) ws.send(JSON.stringify(message));
+    clearInterval(this.#pingTimer);
+    this.#pingTimer = setInterval(() => this.#ping(), PING_EVERY_MS);
+  }
+
+  #closed(ws, event) {
+    if (ws !== this.#ws) return;
+    this.#ws = null;
+    clearInterval(this.#pingTimer);
+    this.#retry(event.code);
+  }
+
+  /** The connection is gone (or about to be): drop it and come back when possible. */
+  #lost(reason) {
+    const ws = this.#ws;
+    this.#ws = null;
+    clearInterval(this.#pingTimer);
+    clearTimeout(this.#retryTimer);
+    ws?.close(4000, reason);
+    this.#retry(1006);
+  }
+
+  #retry(code) {
+    if (this.#stopped) return;
+    if (code === CLOSE_NOT_FOUND) {
+      this.#stopped = true;
+      this.#onState("gone", { code });
+      return;
+    }
+    // Offline, attempts would only fail: the browser's "online" event brings us back.
+    if (navigator.onLine === false) { this.#onState("offline", {}); return; }
+    const wait = BACKOFF_MS[Math.min(this.#attempt, BACKOFF_MS.length - 1)];
+    this.#attempt += 1;
+    // Jitter, so a server restart is not met by every client in the same millisecond.
+    const delay = Math.round(wait * (0.8 + Math.random() * 0.4));
+    this.#onState("reconnecting", { attempt: this.#attempt, delay });
+    this.#retryTimer = setTimeout(() => this.#connect(), delay);
+  }
+
+  #reconnectNow() {
+    if (this.#stopped || this.#ws) return;
+    this.#attempt = Math.max(1, this.#attempt);
+    this.#connect();
+  }
+
+  #ping() {
+    if (!this.isOpen) return;
+    if (performance.now() - this.#lastFrameAt > SILENCE_MS) { this.#lost("silent"); return; }
+    this.send({ type: "ping" });
+  }
+
+  // ——— versions ———
+
+  #frame(ws, text) {
+    if (ws !== this.#ws) return;
+    this.#lastFrameAt = performance.now();
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    if (!message || typeof message.type !== "string") return;
+    if (typeof message.v === "number" && message.v > this.#heard) this.#heard = message.v;
+    switch (message.type) {
+      case "snapshot":
+        // A snapshot older than what we applied would take us back in time.
+        if (message.v < this.#seen) { this.#askSync(true); return; }
+        this.#seen = message.v;
+        this.#syncAskedAt = 0;
+        this.#onMessage(message);
+        // A broadcast dropped while we waited may be newer than this snapshot.
+        if (this.#heard > this.#seen) this.#askSync();
+        return;
+      case "synced":
+        this.#syncAskedAt = 0;
+        return;
+      case "pong":
+        if (message.v > this.#seen) this.#askSync();
+        return;
+      case "ack":
+      case "reject":
+        this.#unanswered.delete(message.id);
+        this.#onMessage(message);
+        return;
+      default:
+        if (typeof message.v !== "number") { this.#onMessage(message); return; }
+        if (message.v <= this.#seen) return;
+        if (message.v > this.#seen + 1) { this.#askSync(); return; }
+        this.#seen = message.v;
+        this.#onMessage(message);
+    }
+  }
+
+  /** We missed something: say what we have and wait for the snapshot (once, not per frame). */
+  #askSync(force = false) {
+    const now = performance.now();
+    if (!force && this.#syncAskedAt && now - this.#syncAskedAt < SYNC_PATIENCE_MS) return;
+    this.#syncAskedAt = now;
+    this.send({ type: "sync", v: Math.max(0, this.#seen) });
+  }
+
+  #listen(target, type, fn) {
+    target.addEventListener(type, fn);
+    this.#cleanup.push(() => target.removeEventListener(type, fn));
+  }
+}

@@ -1,0 +1,60 @@
+// What the page knows of the race, built only from the server's messages.
+// Every view draws from here; nothing in it is guessed on the client.
+
+import { parseTime } from "./format.js";
+
+export class RaceState {
+  race = null; // the snapshot's `race`: code, status, host, times, seed, rematch…
+  you = { player: null, role: "spectator", game: null };
+  racers = []; // rows as in the protocol: player, nickname, host, ready, here, game, progress
+  results = null;
+
+  get loaded() { return this.race !== null; }
+  get me() { return this.you.player; }
+  get isRacer() { return this.you.role === "racer"; }
+  get isHost() { return this.race !== null && this.me !== null && this.race.host === this.me; }
+  get startsAt() { return parseTime(this.race?.starts_at); }
+  get endsAt() { return parseTime(this.race?.ends_at); }
+  get others() { return this.racers.filter((r) => r.player !== this.me); }
+  racer(player) { return this.racers.find((r) => r.player === player) ?? null; }
+
+  /**
+   * Where the page is: lobby, countdown (started, before starts_at), racing, finished.
+   * `now` is the server's clock as the page estimates it.
+   */
+  phase(now) {
+    const status = this.race?.status;
+    if (status === "finished") return "finished";
+    if (status === "running") return this.startsAt !== null && now < this.startsAt ? "countdown" : "racing";
+    return "lobby";
+  }
+
+  applySnapshot(message) {
+    this.race = message.race;
+    this.you = message.you;
+    this.racers = message.racers ?? [];
+    this.results = message.results ?? null;
+  }
+
+  /** A progress broadcast: one racer's race view after an accepted move. */
+  applyProgress({ player, progress }) {
+    const row = this.racer(player);
+    if (row) row.progress = progress;
+    return row;
+  }
+
+  applyLobby({ racers }) {
+    const before = new Map(this.racers.map((r) => [r.player, r]));
+    this.racers = racers;
+    return before;
+  }
+
+  applyEnd({ race, results }) {
+    this.race = { ...this.race, ...race };
+    this.results = results;
+  }
+
+  applyRematch({ code }) {
+    if (this.race) this.race = { ...this.race, rematch: code };
+  }
+}

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest migrate bench clean
+.PHONY: run serve-prod test lint typecheck pytest migrate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,13 @@ migrate: $(STAMP)
 
 run: migrate
 	$(BIN)/daphne -b $(HOST) -p $(PORT) sultan_site.asgi:application
+
+# The production topology on loopback: two Daphne processes behind nginx on
+# http://127.0.0.1:8080, against DATABASE_URL and REDIS_URL (README.md, "Production").
+SERVE_LISTEN ?= 8080
+SERVE_PORTS ?= 8001,8002
+serve-prod: $(STAMP)
+	$(BIN)/python deploy/serve_prod.py --listen $(SERVE_LISTEN) --ports $(SERVE_PORTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

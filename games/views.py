@@ -4,6 +4,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games.engine import VARIANTS
 from games.forms import RaceForm
+from games.health import health
 
 
 @ensure_csrf_cookie
@@ -11,5 +12,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"race_form": RaceForm(), "variants": VARIANTS})
 
 
-def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and the channel layer both answer, else 503 naming the failure."""
+    report = await health()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

@@ -70,6 +70,14 @@ TEMPLATES = [
 _database_url = env_url("DATABASE_URL", schemes={"postgres", "postgresql", "sqlite"})
 if _database_url:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A database that does not answer must fail a request in seconds, not
+        # hold a worker thread for the kernel's TCP timeout (minutes).
+        DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+            "DATABASE_CONNECT_TIMEOUT_S", 5
+        )
+        # A dead connection kept for reuse costs one failed move; check first.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {
@@ -117,7 +125,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic writes here; nginx serves it (deploy/nginx/nginx.conf).
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -132,7 +141,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# TLS ends at the proxy in front of Daphne (deploy/nginx/), which says so in
+# this header; Daphne itself only ever speaks plain HTTP on a private network.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Sent on HTTPS responses only. Off in debug: a browser would remember it for
+# localhost. Subdomains and preload are a site-wide promise: opt in explicitly.
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=False)
+# Redirecting plain HTTP is the TLS terminator's job; turn it on here only when
+# nothing in front does it (health checks on plain HTTP would then get a 301).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_HTTPONLY = True
 
 SITE_NAME = env_str("SULTAN_SITE_NAME", "Sultan")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")
@@ -141,10 +162,16 @@ RACE_COUNTDOWN_S = env_int("SULTAN_RACE_COUNTDOWN_S", 5)
 # Frames a race socket may send per second (and in one burst) before it is throttled.
 WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 
+LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
+if LOG_FORMAT not in ("plain", "json"):
+    raise ConfigError(f"DJANGO_LOG_FORMAT={LOG_FORMAT!r} is not one of plain, json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "sultan_site.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,7 +75,10 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
 
 
 @contextmanager
-def daphne(env: dict[str, str], port: int | None = None) -> Iterator[LiveServer]:
+def daphne(
+    env: dict[str, str], port: int | None = None, *, healthy: bool = True
+) -> Iterator[LiveServer]:
+    """A Daphne process on `port`; up once /healthz answers 200 (any answer if not `healthy`)."""
     port = port or free_port()
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below, after the process
     process = subprocess.Popen(
@@ -95,7 +99,7 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[LiveServer]
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(url, process, log)
+        _wait_until_up(url, process, log, healthy)
         yield LiveServer(url=url, port=port, env=env, process=process)
     finally:
         process.terminate()
@@ -106,15 +110,22 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[LiveServer]
         log.close()
 
 
-def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: object) -> None:
+def _wait_until_up(
+    url: str, process: subprocess.Popen[bytes], log: object, healthy: bool = True
+) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             log.seek(0)  # type: ignore[attr-defined]
             raise RuntimeError(f"daphne exited: {log.read().decode(errors='replace')}")  # type: ignore[attr-defined]
         try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+            with urllib.request.urlopen(f"{url}/healthz", timeout=5):
                 return
+        except urllib.error.HTTPError:
+            # It answers, unhealthy: up for a test that made it so on purpose.
+            if not healthy:
+                return
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"daphne did not answer on {url} within 60 s")

@@ -1,0 +1,331 @@
+"""The production topology without containers: two Daphne processes behind nginx on loopback.
+
+    make serve-prod                       # http://127.0.0.1:8080, Ctrl-C stops everything
+    .venv/bin/python deploy/serve_prod.py --listen 8080 --ports 8001,8002
+
+Against the running PostgreSQL and Redis (DATABASE_URL, REDIS_URL; defaults
+below), with DEBUG off: collectstatic, migrate, the Daphne processes, then
+nginx with deploy/nginx/nginx.conf rendered for loopback. A Daphne process that
+dies is started again (compose's restart policy); nginx dying stops it all.
+
+The fault scripts in bench/faults/ drive the same `Topology` as a library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Final
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+NGINX_CONF: Final = ROOT / "deploy" / "nginx" / "nginx.conf"
+DEFAULT_DATABASE_URL: Final = "postgres://postgres@127.0.0.1:5432/sultan"
+DEFAULT_REDIS_URL: Final = "redis://127.0.0.1:6379/0"
+START_TIMEOUT_S: Final = 60.0
+
+
+class ServeError(RuntimeError):
+    pass
+
+
+def render_nginx_conf(
+    template: str, *, listen: int, ports: Sequence[int], static_root: Path, run_dir: Path
+) -> str:
+    """deploy/nginx/nginx.conf for loopback: only the parts marked `local:` change.
+
+    Everything else (caching, gzip, the socket and proxy settings, the
+    balancing) is the file compose runs, so a test of this rendering tests it.
+    """
+    begin, end = "    # local: upstreams begin\n", "    # local: upstreams end\n"
+    if begin not in template or end not in template:
+        raise ServeError("nginx.conf lost its 'local: upstreams' marks")
+    head, rest = template.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    servers = "".join(
+        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in ports
+    )
+    upstream = (
+        f"    upstream sultan_web {{\n        least_conn;\n{servers}        keepalive 32;\n    }}\n"
+    )
+    text = head + upstream + tail
+    temp = "\n".join(
+        f"    {kind}_temp_path {run_dir / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    replacements = {
+        "    # local: runtime paths\n": f"{temp}\n",
+        "        # local: listen\n        listen 80;\n": f"        listen 127.0.0.1:{listen};\n",
+        "            # local: static root\n            alias /srv/static/;\n": (
+            f"            alias {static_root}/;\n"
+        ),
+    }
+    for old, new in replacements.items():
+        if old not in text:
+            raise ServeError(f"nginx.conf lost the mark for: {old.strip()!r}")
+        text = text.replace(old, new)
+    return text
+
+
+def production_env(base: dict[str, str], *, listen: int, static_root: Path) -> dict[str, str]:
+    """The environment of the loopback topology: production settings, local services."""
+    env = dict(base)
+    env["DJANGO_SETTINGS_MODULE"] = "sultan_site.settings"
+    env["DJANGO_DEBUG"] = "0"
+    env.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
+    env.setdefault("REDIS_URL", DEFAULT_REDIS_URL)
+    if not env.get("DJANGO_SECRET_KEY"):
+        # Sessions do not outlive this run; set DJANGO_SECRET_KEY to keep them.
+        env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)
+    env.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+    env.setdefault(
+        "DJANGO_CSRF_TRUSTED_ORIGINS", f"http://127.0.0.1:{listen},http://localhost:{listen}"
+    )
+    # Plain HTTP on loopback: a browser never sends a Secure cookie back over it.
+    env.setdefault("DJANGO_SECURE_COOKIES", "0")
+    env.setdefault("DJANGO_LOG_FORMAT", "json")
+    env["DJANGO_STATIC_ROOT"] = str(static_root)
+    return env
+
+
+def ensure_postgres_database(url: str) -> None:
+    """Create the database named by `url` when it does not exist yet."""
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("postgres"):
+        return
+    import psycopg
+
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def get_status(url: str, timeout: float = 5.0, host: str | None = None) -> int:
+    """The HTTP status of a GET, or 0 when nothing answered."""
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError:
+        return 0
+
+
+@dataclass
+class Topology:
+    """Daphne processes on loopback behind one nginx; each can be killed and started again."""
+
+    env: dict[str, str]
+    ports: list[int]
+    listen: int
+    run_dir: Path
+    log: IO[bytes] | None = None  # None: the children write to this terminal
+    daphnes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+    nginx: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listen}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.listen}"
+
+    def daphne_url(self, port: int) -> str:
+        return f"http://127.0.0.1:{port}"
+
+    def prepare(self) -> None:
+        ensure_postgres_database(self.env["DATABASE_URL"])
+        for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *command],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+                timeout=300,
+            )
+
+    def start_daphne(self, port: int) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--proxy-headers",
+                "sultan_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT if self.log else None,
+        )
+        self.daphnes[port] = process
+        return process
+
+    @property
+    def host(self) -> str:
+        """A host name Django serves (it refuses any other)."""
+        hosts = [h.strip() for h in self.env["DJANGO_ALLOWED_HOSTS"].split(",") if h.strip()]
+        return hosts[0].lstrip(".") if hosts and hosts[0] != "*" else "localhost"
+
+    def wait_healthy(self, url: str, timeout_s: float = START_TIMEOUT_S) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if get_status(f"{url}/healthz", host=self.host) == 200:
+                return
+            for port, process in self.daphnes.items():
+                if process.poll() is not None and url.endswith(f":{port}"):
+                    raise ServeError(f"daphne on port {port} exited with {process.returncode}")
+            time.sleep(0.1)
+        raise ServeError(f"{url}/healthz did not answer 200 within {timeout_s:.0f} s")
+
+    def kill_daphne(self, port: int, sig: int = signal.SIGKILL) -> None:
+        process = self.daphnes[port]
+        process.send_signal(sig)
+        process.wait(10)
+
+    def restart_daphne(self, port: int) -> None:
+        self.start_daphne(port)
+        self.wait_healthy(self.daphne_url(port))
+
+    def start_nginx(self) -> None:
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not Path(nginx).exists():
+            raise ServeError("nginx is not installed (apt-get install nginx-light)")
+        # Started as root, nginx runs its workers as `nobody`: they must reach
+        # the run directory (nginx gives them the temp directories it creates).
+        self.run_dir.chmod(0o755)
+        conf = self.run_dir / "nginx.conf"
+        conf.write_text(
+            render_nginx_conf(
+                NGINX_CONF.read_text(),
+                listen=self.listen,
+                ports=self.ports,
+                static_root=Path(self.env["DJANGO_STATIC_ROOT"]),
+                run_dir=self.run_dir,
+            )
+        )
+        command = [
+            nginx,
+            "-p",
+            str(self.run_dir),
+            "-c",
+            str(conf),
+            "-e",
+            "stderr",
+            "-g",
+            f"daemon off; pid {self.run_dir / 'nginx.pid'};",
+        ]
+        checked = subprocess.run([*command, "-t", "-q"], capture_output=True, timeout=30)
+        if checked.returncode:
+            raise ServeError(f"nginx -t: {checked.stderr.decode(errors='replace')}")
+        self.nginx = subprocess.Popen(
+            command, stdout=self.log, stderr=subprocess.STDOUT if self.log else None
+        )
+        self.wait_healthy(self.url)
+
+    def start(self) -> None:
+        for port in self.ports:
+            self.start_daphne(port)
+        for port in self.ports:
+            self.wait_healthy(self.daphne_url(port))
+        self.start_nginx()
+
+    def stop(self) -> None:
+        children = [p for p in (self.nginx, *self.daphnes.values()) if p is not None]
+        for process in children:
+            if process.poll() is None:
+                process.terminate()
+        for process in children:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+
+
+@contextmanager
+def topology(
+    base_env: dict[str, str],
+    *,
+    listen: int,
+    ports: Sequence[int],
+    log: IO[bytes] | None = None,
+    static_root: Path | None = None,
+    prepare: bool = True,
+) -> Iterator[Topology]:
+    """Start the topology; stop every process on the way out, whatever happened."""
+    with tempfile.TemporaryDirectory(prefix="sultan-prod-") as tmp:
+        run_dir = Path(tmp)
+        static = static_root or Path(base_env.get("DJANGO_STATIC_ROOT", ROOT / "staticfiles"))
+        env = production_env(base_env, listen=listen, static_root=static)
+        topo = Topology(env=env, ports=list(ports), listen=listen, run_dir=run_dir, log=log)
+        try:
+            if prepare:
+                topo.prepare()
+            topo.start()
+            yield topo
+        finally:
+            topo.stop()
+
+
+def supervise(topo: Topology) -> int:
+    """Until Ctrl-C (or SIGTERM): restart a Daphne process that dies; stop if nginx dies."""
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    while not stopping:
+        time.sleep(0.5)
+        if topo.nginx is not None and topo.nginx.poll() is not None:
+            print(f"nginx exited with {topo.nginx.returncode}; stopping", file=sys.stderr)
+            return 1
+        for port, process in list(topo.daphnes.items()):
+            if process.poll() is not None and not stopping:
+                print(f"daphne on port {port} exited ({process.returncode}); restarting")
+                topo.start_daphne(port)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--listen", type=int, default=8080, help="nginx's port on 127.0.0.1")
+    parser.add_argument("--ports", default="8001,8002", help="the Daphne processes' ports")
+    args = parser.parse_args(argv)
+    ports = [int(p) for p in args.ports.split(",") if p.strip()]
+    try:
+        with topology(dict(os.environ), listen=args.listen, ports=ports) as topo:
+            print(f"serving on {topo.url} (Daphne on {', '.join(map(str, ports))}); Ctrl-C stops")
+            return supervise(topo)
+    except (ServeError, subprocess.CalledProcessError) as failure:
+        print(f"serve-prod: {failure}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""docker-compose.yml: valid (checked by Debian's docker-compose, no engine needed), and
+shaped as README.md describes: every service healthy-checked and restarted, migrations
+before the web processes, two of those behind nginx, secrets only from .env."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = shutil.which("docker-compose")
+pytestmark = pytest.mark.skipif(
+    COMPOSE is None and not os.environ.get("CI"), reason="needs docker-compose"
+)
+LONG_RUNNING = ("db", "redis", "web1", "web2", "proxy")
+
+
+def _compose(*args: str, env_file: str | None = ".env.example") -> subprocess.CompletedProcess[str]:
+    assert COMPOSE is not None
+    files = ["--project-directory", str(ROOT), "-f", str(ROOT / "docker-compose.yml")]
+    options = ["--env-file", env_file] if env_file else []
+    # --env-file replaces .env: a developer's own .env never leaks into the check.
+    return subprocess.run(
+        [COMPOSE, *files, *options, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "POSTGRES_"))},
+    )
+
+
+def _resolved() -> dict[str, Any]:
+    result = _compose("config")
+    assert result.returncode == 0, result.stderr
+    # docker-compose is Python with PyYAML; its interpreter turns the YAML into JSON.
+    assert COMPOSE is not None
+    interpreter = Path(COMPOSE).read_text().splitlines()[0].removeprefix("#!").strip()
+    converted = subprocess.run(
+        [interpreter, "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"],
+        input=result.stdout,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    config: dict[str, Any] = json.loads(converted.stdout)
+    return config
+
+
+def test_the_file_is_valid_with_the_example_environment():
+    result = _compose("config", "-q")
+    assert result.returncode == 0, result.stderr
+
+
+def test_it_refuses_to_start_without_the_secrets(tmp_path):
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    result = _compose("config", "-q", env_file=str(empty))
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr or "POSTGRES_PASSWORD" in result.stderr
+
+
+def test_every_long_running_service_is_health_checked_and_restarted():
+    services = _resolved()["services"]
+    assert set(services) == {"db", "redis", "migrate", "web1", "web2", "proxy"}
+    for name in LONG_RUNNING:
+        assert services[name]["restart"] == "unless-stopped", name
+        assert services[name]["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL"), name
+    assert services["migrate"]["restart"] == "no"
+
+
+def test_the_web_processes_start_after_the_migrations_and_behind_the_proxy():
+    services = _resolved()["services"]
+    for name in ("web1", "web2"):
+        needs = services[name]["depends_on"]
+        assert needs["migrate"]["condition"] == "service_completed_successfully"
+        assert needs["db"]["condition"] == "service_healthy"
+        assert needs["redis"]["condition"] == "service_healthy"
+        assert services[name]["environment"]["DJANGO_DEBUG"] == "0"
+        assert services[name]["environment"]["DJANGO_LOG_FORMAT"] == "json"
+        assert "ports" not in services[name]  # reachable only through nginx
+    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert services["proxy"]["depends_on"]["web1"]["condition"] == "service_healthy"
+    nginx = (ROOT / "deploy" / "nginx" / "nginx.conf").read_text()
+    assert re.search(r"server web1:8000 .*max_fails", nginx)
+    assert re.search(r"server web2:8000 .*max_fails", nginx)
+
+
+def test_the_secrets_come_from_the_env_file():
+    web = _resolved()["services"]["web1"]["environment"]
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert web["DJANGO_SECRET_KEY"] == example["DJANGO_SECRET_KEY"]
+    assert example["POSTGRES_PASSWORD"] in web["DATABASE_URL"]
+    assert ".env" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_the_web_image_runs_daphne_as_a_user_with_static_files_collected():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "FROM python:3.11-slim AS web" in dockerfile
+    assert "collectstatic --noinput" in dockerfile
+    assert re.search(r"^USER sultan$", dockerfile, re.M)
+    assert re.search(r'^CMD \["daphne"', dockerfile, re.M)
+    assert "COPY --from=web /app/staticfiles/ /srv/static/" in dockerfile

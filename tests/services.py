@@ -1,0 +1,61 @@
+"""The real services some tests need: PostgreSQL, Redis, nginx.
+
+CI provides all three (.ci/run); on a machine without one of them, the tests
+that need it are skipped with the reason instead of failing. In CI (the `CI`
+variable set) nothing is skipped: a missing service is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+POSTGRES_URL = os.environ.get(
+    "SULTAN_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+)
+REDIS_URL = os.environ.get("SULTAN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _answers(url: str, default_port: int) -> bool:
+    parts = urlsplit(url)
+    try:
+        socket.create_connection(
+            (parts.hostname or "127.0.0.1", parts.port or default_port), timeout=1
+        ).close()
+        return True
+    except OSError:
+        return False
+
+
+def _need(available: bool, what: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(not available and not os.environ.get("CI"), reason=f"needs {what}")
+
+
+needs_postgres = _need(_answers(POSTGRES_URL, 5432), f"PostgreSQL at {POSTGRES_URL}")
+needs_redis = _need(_answers(REDIS_URL, 6379), f"Redis at {REDIS_URL}")
+needs_nginx = _need(
+    bool(shutil.which("nginx") or os.path.exists("/usr/sbin/nginx")), "nginx installed"
+)
+needs_redis_server = _need(bool(shutil.which("redis-server")), "redis-server installed")
+
+
+@contextmanager
+def fresh_postgres_database(label: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test; dropped afterwards. Yields its URL."""
+    import psycopg
+
+    name = f"sultan_{label}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(urlsplit(POSTGRES_URL)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -47,11 +47,20 @@ export class ClockView {
       time = clockText(left);
       urgency = left <= CRITICAL_MS ? "critical" : left <= URGENT_MS ? "urgent" : "";
     } else if (phase === "finished") label = "Race over";
+    this.#title(phase, time, state);
     this.#box.dataset.state = phase;
     this.#box.dataset.urgency = urgency;
     if (this.#label.textContent !== label) this.#label.textContent = label;
     if (this.#time.textContent !== time) this.#time.textContent = time;
     this.#paintCountdown(phase, state, now);
+  }
+
+  /** The tab's title carries the clock, for racers who glance at another tab. */
+  #title(phase, time, state) {
+    const code = state.race?.code ?? "";
+    const head = phase === "racing" ? `${time} left · ` : phase === "countdown" ? "Starting · " : phase === "finished" ? "Results · " : "";
+    const title = `${head}Race ${code} · Sultan`;
+    if (document.title !== title) document.title = title;
   }
 
   #paintCountdown(phase, state, now) {

@@ -88,9 +88,15 @@ export class PlayView {
 
   /** Moves are taken only while the race runs, the line is up and no dialog is open. */
   setLive({ racing, connected }) {
+    // At the start, a keyboard or screen reader user lands on the board, unless
+    // they are somewhere else on purpose (focus lost with the lobby's buttons).
+    const starting = racing && !this.#racing;
     this.#racing = racing;
     this.#connected = connected;
     this.#afterChange();
+    if (starting && this.#board && document.activeElement === document.body) {
+      this.#root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true });
+    }
   }
 
   onAck(message) {

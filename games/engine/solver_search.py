@@ -94,6 +94,7 @@ class Search:
         self.limit = self.max_nodes  # the nearer of the budget and the cap
         # Which cards the foundations take, per foundations value met.
         self.masks: dict[int, tuple[int, int]] = {}
+        self.stuck: dict[tuple[int, int, int], bool] = {}
         self.passes: dict[tuple[int, tuple[Card, ...]], _Pass] = {}
         self.line: list[int] = []
         self.seed = start.seed
@@ -142,7 +143,12 @@ class Search:
         if foundations == WON_FOUNDATIONS:
             return True
         key = (p.key, drawn, waste, reserve, foundations)
-        if key in self.lost or key in self.tried:
+        if key in self.lost:
+            return False
+        if key in self.tried:
+            # Failed earlier in this round with something cut short: no proof
+            # now either, so whoever asks must not count on it.
+            self.cuts += 1
             return False
         self.nodes += 1
         if self.nodes > self.limit:
@@ -230,7 +236,7 @@ class Search:
             after = _play(card, foundations)
             # The refill only moved a card from one free place to another in
             # `_stuck`'s reckoning, so only the played card's suit can change.
-            if binding and _stuck(SUIT_OF[card], p, waste, after):
+            if binding and self._stuck(SUIT_OF[card], p, waste, after):
                 continue
             line.append(card)
             if node(p, now_drawn, waste, rest, after, redeals_left):
@@ -239,7 +245,7 @@ class Search:
 
         if stock_left:
             grown = waste | (1 << drawn)
-            if not (binding and _stuck(SUIT_OF[cards[drawn]], p, grown, foundations)):
+            if not (binding and self._stuck(SUIT_OF[cards[drawn]], p, grown, foundations)):
                 line.append(DRAW)
                 if node(p, drawn + 1, grown, reserve, foundations, redeals_left):
                     return True
@@ -256,6 +262,17 @@ class Search:
                 return True
             line.pop()
         return False
+
+    def _stuck(self, suit: int, p: _Pass, waste: int, foundations: int) -> bool:
+        """`_stuck`, remembered: many positions share a suit's waste and foundations."""
+        bits = waste & p.of_suit[suit]
+        if not bits:
+            return False
+        key = (p.key, bits, (foundations >> (8 * suit)) & 255)
+        known = self.stuck.get(key)
+        if known is None:
+            known = self.stuck[key] = _stuck(suit, p, bits, foundations)
+        return known
 
     def _redeal(
         self,
@@ -312,7 +329,7 @@ def _play(card: Card, foundations: int) -> int:
     return foundations + (1 << LO_SHIFT[card])
 
 
-def _stuck(suit: int, p: _Pass, waste: int, foundations: int) -> bool:
+def _stuck(suit: int, p: _Pass, bits: int, foundations: int) -> bool:
     """Can this suit's waste cards not go up top-down, even with every other card at hand?
 
     A relaxation of the last pass of `sultan`, where the waste only loses its
@@ -325,75 +342,39 @@ def _stuck(suit: int, p: _Pass, waste: int, foundations: int) -> bool:
     a waste card needs them, since they never stop being at hand. So this
     greedy play fails only when every order fails, and then the real
     position, which has fewer cards at hand, is lost too.
+
+    `bits` is the waste's mask restricted to the suit's cards.
     """
     shift = 8 * suit
     lo = (foundations >> shift) & 15
     hi = (foundations >> (shift + 4)) & 15
     base = 13 * suit - 1  # the card id of rank r is base + r
-    bits = waste & p.of_suit[suit]
-    if not bits:
-        return False
-    where = p.where
-    free = [0] * 13
-    for rank in range(lo + 1, 13):
-        # Two copies of each rank, less those on foundations and on the waste.
-        free[rank] = 2 - (hi >= rank) - (lo >= rank) - (waste & where[base + rank]).bit_count()
     cards = p.cards
+    ranks: list[int] = []  # the suit's waste cards, top first
+    count = [0] * 14
     while bits:
         pos = bits.bit_length() - 1
         bits ^= 1 << pos
-        need = cards[pos] - base - 1
+        rank = cards[pos] - base
+        ranks.append(rank)
+        count[rank] += 1
+    # Free: two copies of each rank, less those on foundations and on the waste.
+    free = [2 - (hi >= rank) - (lo >= rank) - count[rank] for rank in range(13)]
+    for rank in ranks:
+        need = rank - 1
         if hi == need:
-            hi += 1
+            hi = rank
             continue
         if lo == need:
-            lo += 1
+            lo = rank
             continue
         start = hi if hi < need else lo
-        for rank in range(start + 1, need + 1):
-            if not free[rank]:
+        for r in range(start + 1, rank):
+            if not free[r]:
                 return True
-            free[rank] -= 1
+            free[r] -= 1
         if start == hi:
-            hi = need + 1
+            hi = rank
         else:
-            lo = need + 1
+            lo = rank
     return False
-
-
-# SAFE MOVES. A move is made without trying the others when every line from
-# the position can be matched, move for move, by a line that starts with it.
-# Write A for the position after the move and B for the position without it;
-# each case shows that A can copy any line of B (skipping B's moves that A has
-# made already) and reach a win whenever B does.
-#
-# Which copy. Let X go up on a foundation of its suit whose top is one rank
-# below it. If the *lower* foundation of the suit takes X, then either the
-# other foundation already holds X's rank, so X is the last copy left and no
-# other card could ever use that place, or both foundations stand one below
-# X, so they are alike and whichever copy B plays first, A plays it on the
-# other one. Either way A's foundations are B's plus X, and the one card B
-# may later put there, X itself, is one A has already put up.
-#
-# Where it was. X leaves the waste or a slot, and nothing else changes unless
-# the rules react to that:
-# - `pysolfc` waste: the waste keeps its order through every redeal (turned
-#   over, never shuffled), so A's waste and stock are B's with X left out; B's
-#   moves of X (drawing it, putting it in a slot) are skipped and its other
-#   moves find the same cards on top. A has at least as many empty slots.
-# - `pysolfc` slot: A has an empty slot where B has X; an empty slot takes
-#   any waste card, and B's X only ever goes up.
-# - `sultan` waste, no redeal left: no shuffle will read the waste again and
-#   refills come from the stock, which A and B share; as for `pysolfc`.
-# - `sultan` slot, no redeal left and the stock empty: no refill follows
-#   either way, and B's slot can only ever send X up.
-# Not safe: a `sultan` waste card with a redeal left (the waste's length sets
-# the next shuffle), or a `sultan` slot card while the stock has cards (the
-# refill takes its top card, and B may keep X to pull in a later card).
-#
-# The twin below. In the last pass of `sultan`, if the waste's top card X
-# goes up on either foundation and its other copy lies further down the same
-# waste, then nothing can go on the foundation B keeps at X's rank minus one
-# before X itself leaves the waste (the copy below comes out only after), and
-# X then goes on whichever of the two foundations is at that rank: A's line
-# plays the same cards on foundations that are B's up to which is which.

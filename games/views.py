@@ -2,14 +2,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games.engine import VARIANTS
-from games.forms import RaceForm
 from games.health import health
+from games.page_views import home_context
 
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"race_form": RaceForm(), "variants": VARIANTS})
+    return render(request, "home.html", home_context(request))
 
 
 async def healthz(request: HttpRequest) -> JsonResponse:

@@ -1,0 +1,230 @@
+// The practice page: one game against the deal, the server as the referee.
+// The board sends intentions; this page posts them to the practice API and
+// hands the answer back (ack → animate, reject → roll back with the reason).
+
+import { createBoard } from "../board.js";
+import { api, moveId } from "../api.js";
+import { clock, plural } from "../format.js";
+
+const root = document.getElementById("practice");
+const $ = (id) => document.getElementById(id);
+const els = {
+  host: $("practice-board"),
+  loading: $("board-loading"),
+  moves: $("stat-moves"),
+  cards: $("stat-cards"),
+  clock: $("stat-clock"),
+  resign: $("resign"),
+  dialog: $("resign-dialog"),
+  dialogText: $("resign-text"),
+  result: $("result"),
+  resultTitle: $("result-title"),
+  resultText: $("result-text"),
+  resultReplay: $("result-replay"),
+  resultAgain: $("result-again"),
+  error: $("practice-error"),
+  copy: $("copy-link"),
+};
+const RETRIES = 2;
+
+let board = null;
+let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url
+let skew = 0; // the server's clock minus ours, so the clock agrees with the server
+let ticker = 0;
+let inFlight = false; // one request at a time keeps every move's seq right
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function start() {
+  showError(null);
+  els.result.hidden = true;
+  const { deal, variant } = root.dataset;
+  const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
+  if (!answer.ok) {
+    els.loading.textContent = "";
+    showError(answer.data?.message ?? "The game could not be dealt.", true);
+    return;
+  }
+  const { view, resumed, player } = answer.data;
+  adopt(answer.data.game);
+  els.loading?.remove();
+  if (!board) board = createBoard(els.host, { onIntent: (token) => intent(token) });
+  board.setInteractive(true);
+  board.render(view);
+  showStats(view);
+  els.resign.disabled = false;
+  if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`, 3600);
+  if (player?.guest) markGuest(player.nickname);
+}
+
+function adopt(info) {
+  game = info;
+  skew = Date.parse(info.server_time) - Date.now();
+  clearInterval(ticker);
+  tick();
+  if (!info.finished_at) ticker = setInterval(tick, 1000);
+}
+
+function elapsed() {
+  if (!game?.started_at) return 0;
+  const end = game.finished_at ? Date.parse(game.finished_at) : Date.now() + skew;
+  return end - Date.parse(game.started_at);
+}
+
+function tick() {
+  els.clock.textContent = clock(elapsed());
+}
+
+function showStats(view) {
+  els.moves.textContent = String(view.seq);
+  els.cards.textContent = String(view.cards_played);
+}
+
+async function intent(token) {
+  if (!game) return;
+  if (inFlight) {
+    board.reject(token, "One moment: your last move is still on its way.");
+    return;
+  }
+  const answer = await post(token);
+  await answered(token, answer);
+}
+
+/** Send one intention; the next may go as soon as the answer is in (animations need not finish). */
+async function post(token) {
+  inFlight = true;
+  const id = moveId();
+  const seq = board.view.seq;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { token, id, seq } });
+      // A retry with the same id is safe: the server stores the move at most once.
+      if (answer.status !== 0 || attempt >= RETRIES) return answer;
+      await sleep(700 * (attempt + 1));
+    }
+  } finally {
+    inFlight = false;
+  }
+}
+
+async function answered(token, answer) {
+  if (answer.ok && answer.data.type === "ack") {
+    await acknowledged(answer.data);
+    return;
+  }
+  if (answer.status === 409) {
+    board.reject(token, "This game moved on in another tab. Here is where it stands now.");
+    await resync();
+    return;
+  }
+  board.reject(token, answer.data?.message ?? "That move was refused.");
+}
+
+async function acknowledged(ack) {
+  if (ack.events.some((e) => e.type === "undo")) {
+    board.render(ack.view);
+    board.announce("Move taken back.");
+  } else {
+    await board.applyAck(ack.events, ack.view);
+  }
+  showStats(ack.view);
+  if (ack.view.status !== "playing") await finished(ack.view);
+}
+
+async function resync() {
+  const answer = await api(`/api/games/${game.id}`);
+  if (!answer.ok) return;
+  adopt(answer.data.game);
+  board.render(answer.data.view);
+  showStats(answer.data.view);
+  if (answer.data.view.status !== "playing") await finished(answer.data.view);
+}
+
+async function finished(view) {
+  clearInterval(ticker);
+  els.resign.disabled = true;
+  board.setInteractive(false);
+  const answer = await api(`/api/games/${game.id}`);
+  if (answer.ok) adopt(answer.data.game);
+  const time = clock(elapsed());
+  const cards = view.cards_played;
+  const words = {
+    won: ["The Sultan is surrounded!", `All 95 cards home in ${time}, with ${plural(view.seq, "move")}.`],
+    lost: ["No moves left", `You brought ${cards} of 95 cards home in ${time}. Watch the replay to see where it slipped away.`],
+    resigned: ["You resigned", `${cards} of 95 cards were home after ${time}.`],
+  }[view.status] ?? ["Game over", `${cards} of 95 cards home.`];
+  els.resultTitle.textContent = words[0];
+  els.resultText.textContent = words[1];
+  els.result.dataset.status = view.status;
+  els.resultReplay.href = `${game.replay_url}#move=${view.seq}`;
+  els.result.hidden = false;
+  els.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+function showError(message, retry = false) {
+  els.error.hidden = !message;
+  els.error.replaceChildren();
+  if (!message) return;
+  els.error.append(message);
+  if (retry) {
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "btn btn-small";
+    again.style.marginLeft = ".75rem";
+    again.textContent = "Try again";
+    again.addEventListener("click", start);
+    els.error.append(again);
+  }
+}
+
+function markGuest(nickname) {
+  const account = document.querySelector(".account");
+  if (!account || account.querySelector(".account-name")) return;
+  const name = document.createElement("span");
+  name.className = "account-name is-guest";
+  name.title = "Playing as a guest";
+  name.textContent = nickname;
+  const tag = document.createElement("span");
+  tag.className = "tag";
+  tag.textContent = "guest";
+  name.append(tag);
+  account.prepend(name);
+}
+
+els.resign.addEventListener("click", () => {
+  if (!game || !board?.view || board.view.status !== "playing") return;
+  els.dialogText.textContent = `The game ends now with ${plural(board.view.cards_played, "card")} home. You can watch its replay, or play the deal again from the start.`;
+  els.dialog.showModal();
+});
+
+els.dialog.addEventListener("close", () => {
+  if (els.dialog.returnValue === "resign") {
+    intent("resign");
+    return;
+  }
+  // Back to the table, not to the Resign button: Space must draw again, not reopen this.
+  els.host.querySelector("[data-nav][tabindex='0']")?.focus();
+});
+
+els.resultAgain.addEventListener("click", () => {
+  els.result.hidden = true;
+  start();
+});
+
+els.copy.addEventListener("click", async () => {
+  const url = new URL(els.copy.dataset.url, location.href).href;
+  const label = els.copy.querySelector(".copy-text");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    copied = false;
+  }
+  label.textContent = copied ? "Copied!" : "Copy failed";
+  board?.announce(copied ? "Link to this deal copied." : `Copy this link: ${url}`);
+  if (!copied) board?.showMessage(url, 6000);
+  setTimeout(() => { label.textContent = "Copy link"; }, 2000);
+});
+
+start();

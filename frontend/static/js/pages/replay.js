@@ -1,0 +1,166 @@
+// The replay viewer. The server sends every step already replayed (the view
+// after each event and its time); this page only walks through them: step,
+// scrub, jump, autoplay, and keeps `#move=N` in the address in step.
+
+import { createBoard } from "../board.js";
+import { api } from "../api.js";
+import { clock } from "../format.js";
+import { createMoveList } from "../replay/moves.js";
+import { createChart, createRacers, fillResults } from "../replay/race.js";
+
+const root = document.getElementById("replay");
+const $ = (id) => document.getElementById(id);
+const els = {
+  host: $("replay-board"),
+  loading: $("board-loading"),
+  scrubber: $("scrubber"),
+  move: $("pos-move"),
+  total: $("pos-total"),
+  token: $("pos-token"),
+  time: $("pos-time"),
+  play: $("play"),
+  speed: $("speed"),
+  error: $("replay-error"),
+};
+const MIN_GAP = 120; // ms: even at real pace, two moves never blur into one
+
+let steps = [];
+let index = -1;
+let board = null;
+let playing = false;
+let timer = 0;
+let extras = [];
+let moveList = null;
+
+function moveFromHash() {
+  const match = location.hash.match(/move=(\d+)/);
+  return match ? Number(match[1]) : null;
+}
+
+function go(target, { animate = false } = {}) {
+  const i = Math.max(0, Math.min(steps.length - 1, target));
+  const forward = i === index + 1;
+  if (i !== index) {
+    index = i;
+    if (animate && forward) board.applyAck(steps[i].events, steps[i].view);
+    else board.render(steps[i].view);
+  }
+  const step = steps[i];
+  els.scrubber.value = String(i);
+  els.scrubber.setAttribute("aria-valuetext", `Move ${i} of ${steps.length - 1}${step.token ? `, ${step.token}` : ""}`);
+  els.move.textContent = String(i);
+  els.token.textContent = step.token ?? "";
+  els.time.textContent = clock(step.t);
+  for (const extra of extras) extra.setTime?.(step.t);
+  moveList?.setCurrent(i);
+  if (moveFromHash() !== i) history.replaceState(null, "", `#move=${i}`);
+  if (i === steps.length - 1 && playing) pause();
+}
+
+function delay() {
+  const speed = els.speed.value;
+  if (speed.startsWith("real")) {
+    const gap = steps[index + 1].t - steps[index].t;
+    return Math.max(MIN_GAP, speed === "real4" ? gap / 4 : gap);
+  }
+  return 1000 / Number(speed);
+}
+
+function schedule() {
+  clearTimeout(timer);
+  if (!playing) return;
+  if (index >= steps.length - 1) { pause(); return; }
+  timer = setTimeout(() => {
+    go(index + 1, { animate: true });
+    schedule();
+  }, delay());
+}
+
+function play() {
+  if (index >= steps.length - 1) go(0);
+  playing = true;
+  els.play.querySelector("span").textContent = "Pause";
+  els.play.querySelector("svg").innerHTML = `<path d="M7 5h4v14H7zM13 5h4v14h-4z"/>`;
+  els.play.setAttribute("aria-pressed", "true");
+  schedule();
+}
+
+function pause() {
+  playing = false;
+  clearTimeout(timer);
+  els.play.querySelector("span").textContent = "Play";
+  els.play.querySelector("svg").innerHTML = `<path d="M7 5v14l12-7z"/>`;
+  els.play.setAttribute("aria-pressed", "false");
+}
+
+const toggle = () => (playing ? pause() : play());
+
+function step(to, options) {
+  go(to, options);
+  if (playing) schedule();
+}
+
+function wire() {
+  $("to-start").addEventListener("click", () => step(0));
+  $("to-end").addEventListener("click", () => step(steps.length - 1));
+  $("step-back").addEventListener("click", () => step(index - 1));
+  $("step-forward").addEventListener("click", () => step(index + 1, { animate: true }));
+  els.play.addEventListener("click", toggle);
+  els.scrubber.addEventListener("input", () => step(Number(els.scrubber.value)));
+  els.speed.addEventListener("change", () => { if (playing) schedule(); });
+  addEventListener("hashchange", () => {
+    const wanted = moveFromHash();
+    if (wanted !== null && wanted !== index) step(wanted);
+  });
+  document.addEventListener("keydown", (e) => {
+    // Keys the board used (arrows roaming its cards) are not ours.
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    const inField = t.closest?.("input, select, textarea");
+    if (e.key === " ") {
+      if (inField && t !== els.scrubber) return;
+      e.preventDefault();
+      toggle();
+      return;
+    }
+    // The scrubber moves itself with arrows, Home and End, and reports it.
+    if (inField) return;
+    const keys = {
+      ArrowLeft: () => step(index - 1),
+      ArrowRight: () => step(index + 1, { animate: true }),
+      Home: () => step(0),
+      End: () => step(steps.length - 1),
+    };
+    if (keys[e.key]) {
+      e.preventDefault();
+      keys[e.key]();
+    }
+  });
+}
+
+async function load() {
+  const answer = await api(`/api/games/${root.dataset.game}/replay`);
+  if (!answer.ok) {
+    els.loading.textContent = "";
+    els.error.textContent = answer.data?.message ?? "The replay could not be loaded.";
+    els.error.hidden = false;
+    return;
+  }
+  const data = answer.data;
+  steps = data.steps;
+  els.loading.remove();
+  board = createBoard(els.host, { interactive: false, keys: false, undoButton: false });
+  els.scrubber.max = String(steps.length - 1);
+  els.total.textContent = String(steps.length - 1);
+  moveList = createMoveList($("move-list"), steps, (i) => step(i));
+  if (data.racers.length) {
+    const focus = data.game.id;
+    extras.push(createRacers($("racers"), data.racers, focus));
+    extras.push(createChart($("chart"), $("chart-legend"), data.racers, focus));
+    fillResults($("results"), data.results, focus);
+  }
+  wire();
+  go(moveFromHash() ?? 0);
+}
+
+load();

@@ -1,0 +1,132 @@
+"""A practice game in Chromium: clicks, keys, undo, resign, a stale tab."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import apply, new_game
+from tests.browser.plans import foundation_plan
+
+
+def _open(new_page: Any, deal: int, width: int = 1280, height: int = 800) -> Any:
+    page = new_page(width, height)
+    page.goto(f"/practice/{deal}/")
+    page.wait_for_selector(".sultan-board .sb-table")
+    return page
+
+
+def _wait_moves(page: Any, count: int) -> None:
+    page.wait_for_function(
+        "n => document.getElementById('stat-moves').textContent === String(n)"
+        " && !document.querySelector('.sultan-board .is-pending')",
+        arg=count,
+    )
+
+
+def _spot(token_source: str) -> str:
+    if token_source == "w":
+        return ".sb-waste .sb-spot"
+    return f'[data-slot="{token_source}"] .sb-spot'
+
+
+def test_a_practice_game_is_played_by_click_and_by_keyboard(new_page, shot):
+    plan = foundation_plan(plays=4)
+    page = _open(new_page, plan.seed)
+    plays = plan.foundation_plays()
+    by_click = plan.tokens[: plays[1] + 1]
+    state = new_game(plan.seed, "sultan")
+    for n, token in enumerate(plan.tokens, start=1):
+        if n <= len(by_click):
+            if token == "draw":
+                page.click('[data-action="stock"]')
+            else:
+                page.click(_spot(token[0]))
+                target = page.locator(f'[data-foundation="{token[1]}"] .sb-spot.is-target')
+                if target.count():  # two foundations take it: choose one
+                    target.click()
+        else:
+            keys = ["Space"] if token == "draw" else [token[0], token[1]]
+            for key in keys:
+                page.keyboard.press(key)
+        state = apply(state, token)
+        _wait_moves(page, n)
+        if token[-1].isdigit():
+            top = state.foundation_tops()[int(token[1]) - 1]
+            card = page.locator(f'[data-foundation="{token[1]}"] .sb-spot .sc-card').last
+            assert card.get_attribute("data-card") == top
+    assert page.inner_text("#stat-cards") == str(state.cards_played) == "4"
+    # The server holds the same game: ask it as the page would.
+    stored = page.evaluate(
+        "async () => { const id = (await (await fetch('/api/practice', {method: 'POST',"
+        " headers: {'Content-Type': 'application/json', 'X-CSRFToken':"
+        " document.cookie.match(/csrftoken=([^;]+)/)[1]},"
+        f" body: JSON.stringify({{deal: '{plan.seed}'}})}})).json()); return id; }}"
+    )
+    assert stored["resumed"] is True
+    assert stored["view"]["seq"] == len(plan.tokens)
+    assert stored["view"]["foundations"] == state.foundation_tops()
+    shot(page, "practice-desktop")
+    assert page.js_errors == []
+
+
+def test_undo_by_button_and_by_key(new_page):
+    page = _open(new_page, 2024)
+    waste = page.locator(".sb-waste .sb-spot .sc-card")
+    page.keyboard.press("Space")
+    _wait_moves(page, 1)
+    assert waste.count() == 1
+    page.click('.sb-button[data-action="undo"]')
+    _wait_moves(page, 2)
+    assert waste.count() == 0
+    assert page.locator(".sb-stock .sb-count").inner_text() == str(95 - 6)
+    page.keyboard.press("s")
+    _wait_moves(page, 3)
+    page.keyboard.press("u")
+    _wait_moves(page, 4)
+    assert waste.count() == 0
+    page.keyboard.press("u")  # nothing left to take back: refused, said, nothing changes
+    page.wait_for_selector(".sb-toast.is-shown")
+    assert "no move to take back" in page.inner_text(".sb-toast")
+    assert page.inner_text("#stat-moves") == "4"
+    assert page.js_errors == []
+
+
+def test_resign_ends_the_game_and_offers_its_replay(new_page):
+    page = _open(new_page, 3030)
+    page.keyboard.press("Space")
+    _wait_moves(page, 1)
+    page.click("#resign")
+    page.click("dialog#resign-dialog button[value=resign]")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result-title") == "You resigned"
+    assert page.get_attribute(".sultan-board", "data-status") == "resigned"
+    assert page.is_disabled("#resign")
+    page.click("#result-replay")
+    page.wait_for_selector(".move-list .mv")
+    assert "#move=2" in page.url
+    assert page.js_errors == []
+
+
+def test_keeping_on_playing_leaves_the_game_as_it_was(new_page):
+    page = _open(new_page, 3031)
+    page.click("#resign")
+    page.click("dialog#resign-dialog button[value=cancel]")
+    page.keyboard.press("Space")
+    _wait_moves(page, 1)
+    assert page.get_attribute(".sultan-board", "data-status") == "playing"
+
+
+def test_a_stale_tab_is_brought_up_to_date(new_page):
+    first = _open(new_page, 4040)
+    second = first.context.new_page()
+    second.goto("/practice/4040/")
+    second.wait_for_selector(".sultan-board .sb-table")
+    first.keyboard.press("Space")
+    _wait_moves(first, 1)
+    second.keyboard.press("Space")  # its seq is 0, the game's is 1: refused, then resynced
+    second.wait_for_selector(".sb-toast.is-shown")
+    assert "another tab" in second.inner_text(".sb-toast")
+    _wait_moves(second, 1)
+    assert second.locator(".sb-waste .sb-spot .sc-card").get_attribute(
+        "data-card"
+    ) == first.locator(".sb-waste .sb-spot .sc-card").get_attribute("data-card")

@@ -76,6 +76,13 @@ class PositionCache:
                 if self._latest.get(old_game) == old_seq:
                     del self._latest[old_game]
 
+    def confirm(self, game_id: int, seq: int) -> None:
+        """The entry's rows are committed: it needs no stamp any more."""
+        with self._lock:
+            entry = self._entries.get((game_id, seq))
+            if entry is not None and entry.stamp is not None:
+                self._entries[(game_id, seq)] = Entry(seq, entry.position, None)
+
     def discard(self, game_id: int, seq: int) -> None:
         with self._lock:
             self._entries.pop((game_id, seq), None)

@@ -22,6 +22,7 @@ from games.models import Player, Race, RaceStatus
 from games.protocol import BadMessage, ClientMessage, encode, error, own_view, parse_client_message
 from games.race_selectors import (
     race_by_code,
+    race_game_id,
     race_info,
     race_racers,
     race_results,
@@ -112,6 +113,7 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.bucket = TokenBucket(settings.WS_RATE_PER_S, settings.WS_RATE_PER_S)
         self.dropped = 0
         self.timer: asyncio.Task[None] | None = None
+        self.game_id: int | None = None  # the racer's game, once the race has started
         # Client messages are handled one at a time by a task of their own, so
         # that broadcasts reach this socket while a move waits on the database.
         self.inbox: asyncio.Queue[ClientMessage] = asyncio.Queue(maxsize=INBOX_SIZE)
@@ -167,8 +169,26 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.player is None:
             await self._reject(message, "forbidden", "join the race to play", 0)
             return
+        if self.game_id is None:
+            self.game_id = await db(race_game_id)(race_id=self.race_id, player=self.player)
+        if self.game_id is None:
+            if await db(_race_started)(self.race_id):
+                await self._reject(message, "forbidden", "you have no game in this race", 0)
+            else:
+                await self._reject(message, "not_started", "the race has not started", 0)
+            return
+        if message.game is not None and message.game != self.game_id:
+            await self._reject(message, "forbidden", "this is not your game", 0)
+            return
         try:
-            done = await db(_race_move)(self.race_id, self.player, message)
+            done = await db(race_move)(
+                race_id=self.race_id,
+                game_id=self.game_id,
+                player=self.player,
+                token=message.token,
+                client_move_id=message.id,
+                expected_seq=message.seq,
+            )
         except MoveRejected as rejected:
             await self._reject(message, rejected.code, rejected.message, rejected.current_seq)
             if rejected.code == "too_late":
@@ -323,15 +343,8 @@ def _by_race(service: Callable[..., R]) -> Callable[..., R]:
     return call
 
 
-def _race_move(race_id: int, player: Player, message: ClientMessage) -> Any:
-    return race_move(
-        race=Race.objects.get(pk=race_id),
-        player=player,
-        token=message.token,
-        client_move_id=message.id,
-        expected_seq=message.seq,
-        game_id=message.game,
-    )
+def _race_started(race_id: int) -> bool:
+    return Race.objects.filter(pk=race_id).exclude(status=RaceStatus.LOBBY).exists()
 
 
 def _presence(race_id: int, player: Player | None, delta: int) -> int | None:

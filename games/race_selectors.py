@@ -35,6 +35,11 @@ def race_role(*, race: Race, player: Player | None) -> str:
     return "racer" if Game.objects.filter(race=race, player=player).exists() else "spectator"
 
 
+def race_game_id(*, race_id: int, player: Player) -> int | None:
+    game_id = Game.objects.filter(race_id=race_id, player=player).values_list("pk", flat=True)
+    return game_id.first()
+
+
 def race_game(*, race: Race, player: Player) -> Game | None:
     return Game.objects.filter(race=race, player=player).first()
 

@@ -22,7 +22,6 @@ from games.models import Game, GameStatus, Player, Race, RaceStatus
 from games.race_models import RaceEntry
 from games.services import (
     AppendResult,
-    MoveRejected,
     game_append_move,
     game_close_on_time,
     game_create,
@@ -186,35 +185,29 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
 
 def race_move(
     *,
-    race: Race,
+    race_id: int,
+    game_id: int,
     player: Player,
     token: str,
     client_move_id: str,
     expected_seq: int,
-    game_id: int | None = None,
 ) -> RaceMove:
-    """A racer's move (or `resign`) in their game of this race.
+    """A racer's move (or `resign`) in their game of the race (see `race_game_id`).
 
-    `game_id`, when the client names one, must be that game: naming another
-    racer's game is refused, never redirected.
+    The store checks under the game's lock that the game is the player's and
+    that the race is running; an accepted move bumps the race's version.
     """
-    if race.status == RaceStatus.LOBBY:
-        raise MoveRejected("not_started", "the race has not started", 0)
-    own = Game.objects.filter(race=race, player=player).values_list("pk", flat=True).first()
-    if own is None or (game_id is not None and game_id != own):
-        raise MoveRejected("forbidden", "this is not your game", 0)
     append = game_append_move(
-        game_id=own,
+        game_id=game_id,
         player=player,
         token=token,
         client_move_id=client_move_id,
         expected_seq=expected_seq,
     )
-    if append.duplicate:
+    if append.duplicate or append.race_version is None:
         return RaceMove(append, 0, ended=False)
-    version = race_bump_version(race_id=race.pk)
-    ended = append.state.is_over and race_close_if_over(race_id=race.pk)
-    return RaceMove(append, version, ended)
+    ended = append.state.is_over and race_close_if_over(race_id=race_id)
+    return RaceMove(append, append.race_version, ended)
 
 
 def race_close_if_over(*, race_id: int) -> bool:
@@ -225,10 +218,15 @@ def race_close_if_over(*, race_id: int) -> bool:
     """
     now = timezone.now()
     with transaction.atomic():
+        # Games before races: the order every writer locks them in.
+        open_games = list(
+            Game.objects.select_for_update()
+            .filter(race_id=race_id, status=GameStatus.PLAYING)
+            .order_by("pk")
+        )
         race = Race.objects.select_for_update().filter(pk=race_id).first()
         if race is None or race.status != RaceStatus.RUNNING:
             return False
-        open_games = list(Game.objects.filter(race=race, status=GameStatus.PLAYING))
         assert race.ends_at is not None
         if open_games and now < race.ends_at:
             return False

@@ -30,42 +30,58 @@ def game_moves(*, game: Game) -> QuerySet[Move]:
 
 
 def game_position(*, game: Game, seq: int | None = None) -> Position:
-    """The position after event `seq` (default: the last), replaying only what it must.
+    """The position after event `seq` (default: the last), replaying only what it must."""
+    return game_position_at(
+        game_id=game.pk,
+        seed=game.seed,
+        variant=game.variant,
+        race=game.race_id,
+        seq=game.last_seq if seq is None else seq,
+    )
+
+
+def game_position_at(
+    *, game_id: int, seed: int, variant: str, race: int | None, seq: int
+) -> Position:
+    """As `game_position`, from the game's identity alone (the append path has no model).
 
     Starts from the cached position for `seq`, else the nearest cached one
     below it, else the deal; reads the log rows from there in one query,
     checks the cached entry's stamp against its row, and replays the rest.
     """
-    target = game.last_seq if seq is None else seq
-    start = Position.start(game.seed, game.variant)
-    entry = positions.best(game.pk, target, game.seed, game.variant) if target else None
+    target = seq
+    entry = positions.best(game_id, target, seed, variant) if target else None
+    if entry is not None and entry.seq == target and entry.stamp is None:
+        return entry.position  # committed rows of this very log: nothing to read
     base_seq = entry.seq if entry is not None else 0
     rows = list(
-        Move.objects.filter(game=game, seq__gte=max(base_seq, 1), seq__lte=target)
+        Move.objects.filter(game_id=game_id, seq__gte=max(base_seq, 1), seq__lte=target)
         .order_by("seq")
         .values_list("pk", "seq", "token", "accepted_at")
     )
-    position = start
+    position = Position.start(seed, variant)
     if entry is not None:
         first = rows[0] if rows else None
         if first is None or first[1] != base_seq or not _stamp_matches(entry.stamp, first):
             # Not this log's row: a rolled-back append or a reused id. Start over.
-            positions.discard(game.pk, base_seq)
-            return game_position(game=game, seq=target)
+            positions.discard(game_id, base_seq)
+            return game_position_at(
+                game_id=game_id, seed=seed, variant=variant, race=race, seq=target
+            )
         position = entry.position
         rows = rows[1:]
     if len(rows) != target - base_seq:
-        raise LogCorrupted(f"game #{game.pk}: events {base_seq + 1}..{target} are not all there")
-    take_backs = game.race_id is None
+        raise LogCorrupted(f"game #{game_id}: events {base_seq + 1}..{target} are not all there")
+    take_backs = race is None
     for _, number, token, _ in rows:
         try:
             position, _ = advance(position, token, take_backs=take_backs)
         except (InvalidMove, IllegalMove) as error:
-            raise LogCorrupted(f"game #{game.pk}, event {number} ({token}): {error}") from None
+            raise LogCorrupted(f"game #{game_id}, event {number} ({token}): {error}") from None
     if rows:
         positions.count_replayed(len(rows))
         pk, _, _, accepted_at = rows[-1]
-        positions.put(game.pk, target, position, (pk, accepted_at))
+        positions.put(game_id, target, position, (pk, accepted_at))
     return position
 
 

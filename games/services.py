@@ -23,12 +23,20 @@ from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from games.append_sql import (
+    LockedGame,
+    RaceClock,
+    bump_race,
+    insert_move,
+    lock_game,
+    update_projection,
+)
 from games.cache import positions
 from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
-from games.models import Game, Move, Player, Race, RaceStatus
+from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.positions import RESIGN, TIMEOUT, Event, Position, advance
 from games.records import VerifiedRecord, accepted_times
-from games.selectors import game_position
+from games.selectors import game_position_at
 
 SESSION_PLAYER_KEY: Final = "sultan_player_id"
 MAX_CLIENT_MOVE_ID: Final = 64
@@ -55,6 +63,8 @@ class AppendResult:
     events: list[Event]
     state: GameState
     duplicate: bool
+    # A race game's move takes the race's next version in the same transaction.
+    race_version: int | None = None
 
 
 # Players ------------------------------------------------------------------
@@ -128,7 +138,7 @@ def game_create(
     )
 
 
-def _race_gate(race: Race, now: datetime, current_seq: int) -> None:
+def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
     if race.status == RaceStatus.FINISHED:
         raise MoveRejected("finished", "the race is over", current_seq)
     if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
@@ -189,71 +199,77 @@ def game_resign(
 def _append_locked(
     *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
 ) -> AppendResult:
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("race", "player")
-        .filter(pk=game_id)
-        .first()
-    )
+    game = lock_game(game_id)
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
         raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
     current = game.last_seq
-    if game.player.banned_at is not None:  # read with the lock, not from the caller's copy
+    if game.player_banned:  # read with the lock, not from the caller's copy
         raise MoveRejected("banned", "this player is banned", current)
-
-    earlier = Move.objects.filter(game=game, client_move_id=client_move_id).first()
-    if earlier is not None:
-        if earlier.token != token:
-            raise MoveRejected(
-                "conflict", f"client move id already used for {earlier.token!r}", current
-            )
-        before = game_position(game=game, seq=earlier.seq - 1)
-        after, events = advance(before, earlier.token, take_backs=game.race_id is None)
-        return AppendResult(game.pk, earlier.seq, earlier.token, events, after.state, True)
-
+    take_backs = game.race_id is None
     if expected_seq != current:
+        # A retry comes with the seq its first attempt expected, so only here
+        # can it be one; with a current seq, an id already in the log is a
+        # client's mistake, and the unique constraint turns it into a conflict.
+        earlier = Move.objects.filter(game_id=game_id, client_move_id=client_move_id).first()
+        if earlier is not None:
+            if earlier.token != token:
+                raise MoveRejected(
+                    "conflict", f"client move id already used for {earlier.token!r}", current
+                )
+            before = _position(game, earlier.seq - 1)
+            after, events = advance(before, earlier.token, take_backs=take_backs)
+            return AppendResult(game_id, earlier.seq, earlier.token, events, after.state, True)
         raise MoveRejected(
             "conflict", f"expected seq {expected_seq}, the log is at {current}", current
         )
-    if game.is_over:
+    if game.status != GameStatus.PLAYING:
         raise MoveRejected("finished", f"the game is over ({game.status})", current)
     now = timezone.now()
-    if game.race is not None:
-        _race_gate(game.race, now, current)
-
+    race_version = None
+    if game.race_id is not None:
+        # Games before races: the order every writer locks them in.
+        clock = bump_race(game.race_id)
+        _race_gate(clock, now, current)
+        race_version = clock.version
     if token == TIMEOUT:
         raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
-    before = game_position(game=game)
     try:
-        after, events = advance(before, token, take_backs=game.race_id is None)
+        after, events = advance(_position(game, current), token, take_backs=take_backs)
     except InvalidMove as error:
         raise MoveRejected("invalid", str(error), current) from None
     except IllegalMove as error:
         raise MoveRejected("illegal", str(error), current) from None
-    seq = _record_event(game, token, after, now, client_move_id)
-    return AppendResult(game.pk, seq, token, events, after.state, False)
+    seq = current + 1
+    _record(game_id, seq, token, after, now, client_move_id)
+    return AppendResult(game_id, seq, token, events, after.state, False, race_version)
 
 
-def _record_event(
-    game: Game, token: str, after: Position, now: datetime, client_move_id: str
-) -> int:
+def _position(game: LockedGame, seq: int) -> Position:
+    return game_position_at(
+        game_id=game.id, seed=game.seed, variant=game.variant, race=game.race_id, seq=seq
+    )
+
+
+def _record(
+    game_id: int, seq: int, token: str, after: Position, now: datetime, client_move_id: str
+) -> None:
     """Insert the log row and update the projection, in the caller's transaction."""
-    seq = game.last_seq + 1
-    move = Move.objects.create(
-        game=game, seq=seq, token=token, accepted_at=now, client_move_id=client_move_id
+    move_id = insert_move(game_id, seq, token, now, client_move_id)
+    state = after.state
+    update_projection(
+        game_id,
+        seq=seq,
+        status=after.status,
+        cards_played=state.cards_played,
+        now=now,
+        over=state.is_over,
     )
     # Stamped with its row, the entry is safe to put before the commit: should
-    # the transaction roll back, no reader will match the stamp.
-    positions.put(game.pk, seq, after, (move.pk, move.accepted_at))
-    game.last_seq = seq
-    game.status = after.status
-    game.cards_played = after.state.cards_played
-    game.finished_at = now if after.state.is_over else None
-    if game.started_at is None:
-        game.started_at = now
-    game.save(update_fields=["last_seq", "status", "cards_played", "finished_at", "started_at"])
-    return seq
+    # the transaction roll back, no reader will match the stamp. Once the row
+    # is committed the stamp is dropped, and readers trust the entry outright.
+    positions.put(game_id, seq, after, (move_id, now))
+    transaction.on_commit(lambda: positions.confirm(game_id, seq))
 
 
 def game_close_on_time(*, game_id: int, now: datetime) -> bool:
@@ -262,11 +278,12 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
     Runs inside the caller's transaction (the race's closing). False when the
     game was already over.
     """
-    game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
-    if game.is_over:
+    game = lock_game(game_id)
+    if game is None or game.status != GameStatus.PLAYING:
         return False
-    after, _ = advance(game_position(game=game), TIMEOUT, take_backs=False)
-    _record_event(game, TIMEOUT, after, now, f"server-timeout-{game.last_seq + 1}")
+    after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
+    seq = game.last_seq + 1
+    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
     return True
 
 

@@ -1,0 +1,109 @@
+"""The append path's statements, written out.
+
+A move is the hot path of the whole service: every racer's every click. The
+ORM spends more time composing these few statements than the database spends
+running them, so they are plain SQL, each one fixed, over the tables the
+models define. Reads elsewhere stay with the ORM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection
+from django.utils.dateparse import parse_datetime
+
+from games.models import Game, Move, Player, Race
+
+_GAME, _MOVE = Game._meta.db_table, Move._meta.db_table
+_PLAYER, _RACE = Player._meta.db_table, Race._meta.db_table
+
+
+@dataclass(frozen=True, slots=True)
+class LockedGame:
+    id: int
+    player_id: int
+    race_id: int | None
+    seed: int
+    variant: str
+    status: str
+    last_seq: int
+    started: bool
+    player_banned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RaceClock:
+    version: int
+    status: str
+    starts_at: datetime | None
+    time_limit_s: int
+
+
+def lock_game(game_id: int) -> LockedGame | None:
+    """The game's row, locked until the transaction ends (SQLite: the whole file is)."""
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.id, g.player_id, g.race_id, g.seed, g.variant, g.status, g.last_seq, "
+            f"g.started_at IS NOT NULL, p.banned_at IS NOT NULL "
+            f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id WHERE g.id = %s{lock}",
+            [game_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game_id_, player_id, race_id, seed, variant, status, last_seq, started, banned = row
+    return LockedGame(
+        game_id_, player_id, race_id, seed, variant, status, last_seq, bool(started), bool(banned)
+    )
+
+
+def bump_race(race_id: int) -> RaceClock:
+    """Take the race's next version, and read its clock under the same row lock."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
+            f"RETURNING version, status, starts_at, time_limit_s",
+            [race_id],
+        )
+        version, status, starts_at, time_limit_s = cursor.fetchone()
+    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s))
+
+
+def insert_move(
+    game_id: int, seq: int, token: str, accepted_at: datetime, client_move_id: str
+) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_MOVE} (game_id, seq, token, accepted_at, client_move_id) "
+            f"VALUES (%s, %s, %s, %s, %s) RETURNING id",
+            [game_id, seq, token, _param(accepted_at), client_move_id],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def update_projection(
+    game_id: int, *, seq: int, status: str, cards_played: int, now: datetime, over: bool
+) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_GAME} SET last_seq = %s, status = %s, cards_played = %s, "
+            f"finished_at = %s, started_at = COALESCE(started_at, %s) WHERE id = %s",
+            [seq, status, cards_played, _param(now) if over else None, _param(now), game_id],
+        )
+
+
+def _param(moment: datetime) -> Any:
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
+def _datetime(value: Any) -> datetime | None:
+    """A timestamp as the driver returns it: aware on PostgreSQL; naive UTC or text on SQLite."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    assert parsed is not None, value
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -56,6 +56,14 @@ def no_js_errors(*pages: Any) -> None:
         assert page.js_errors == [], page.js_errors
 
 
+def tab_to(page: Any, element_id: str, presses: int = 30) -> None:
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.id") == element_id:
+            return
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
 def racer_row(page: Any, nickname: str) -> Any:
     return page.locator(".lobby-racer", has=page.locator(".lobby-name", has_text=nickname))
 
@@ -89,7 +97,11 @@ def test_racers_see_each_other_arrive_get_ready_and_the_host_may_start(live, new
     expect(start).to_be_enabled()
     expect(alice.locator("#lobby-hint")).to_contain_text("bob isn’t ready yet")
 
-    bob.get_by_role("button", name="I’m ready").click()
+    # From the keyboard: Tab reaches the ready toggle, its focus shows, Space presses it.
+    tab_to(bob, "lobby-ready")
+    outline = bob.evaluate("getComputedStyle(document.activeElement).outlineWidth")
+    assert float(outline.removesuffix("px")) >= 2, outline
+    bob.keyboard.press("Space")
     expect(racer_row(alice, "bob").locator(".lobby-mark")).to_have_text("Ready", timeout=WAIT)
     expect(bob.locator("#lobby-ready")).to_have_attribute("aria-pressed", "true")
     expect(alice.locator("#lobby-hint")).to_contain_text("Everyone’s ready")
@@ -465,4 +477,20 @@ def test_on_a_phone_the_lobby_and_the_board_fit_without_overlapping(live, new_pa
     board_box = board(alice).bounding_box()
     assert board_box["width"] >= 360, board_box  # the cards use the phone's width
     shot(alice, "race-racing-phone")
+
+    resign(alice)
+    resign(bob)
+    expect(alice.locator("#results-table")).to_be_visible(timeout=WAIT)
+    boxes_apart(
+        alice,
+        [
+            "#results-title",
+            "#results-rematch",
+            "#results-table",
+            ".opp:nth-child(1)",
+            ".opp:nth-child(2)",
+        ],
+    )
+    expect(alice.locator("#results-table tbody tr").first.get_by_role("link")).to_be_in_viewport()
+    shot(alice, "race-results-phone")
     no_js_errors(alice, bob)

@@ -40,11 +40,15 @@ let connected = false;
 
 function receive(message) {
   switch (message.type) {
-    case "snapshot":
+    case "snapshot": {
+      // Arrivals often come as a snapshot (a seat taken over HTTP is a gap), so compare here too.
+      const before = state.loaded && phase === "lobby" ? new Map(state.racers.map((r) => [r.player, r])) : null;
       clock.sync(message.server_time);
       state.applySnapshot(message);
       draw();
+      if (before && phase === "lobby") lobby.noteChanges(before, state);
       break;
+    }
     case "lobby": {
       const before = state.applyLobby(message);
       if (phase === "lobby") {

@@ -6,7 +6,7 @@ import { show } from "./dom.js";
 const BACK_MS = 1800;
 const TEXT = {
   reconnecting: "Connection lost — reconnecting… Your moves are safe.",
-  offline: "You’re offline. The race goes on; this page catches up when you’re back.",
+  offline: "You’re offline — the race goes on and this page catches up once you’re back.",
   gone: "This race can’t be found any more.",
 };
 

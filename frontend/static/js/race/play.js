@@ -156,12 +156,15 @@ export class PlayView {
   }
 
   #closedDialog() {
-    if (this.#dialog.returnValue === "resign" && this.status === "playing") {
+    const resigning = this.#dialog.returnValue === "resign" && this.status === "playing";
+    if (resigning) {
       this.#resignQueued = true;
       if (!this.#inflight) this.#sendQueuedResign();
     }
     this.#afterChange();
-    this.#resignButton.focus();
+    // Back where the player was: the button, or the board once the button is going away.
+    if (resigning) this.#root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true });
+    else this.#resignButton.focus();
   }
 
   #sendQueuedResign() {

@@ -63,17 +63,20 @@ export class ResultsView {
   #row(row, state) {
     const you = row.player === state.me;
     const podium = row.rank <= 3 ? ` is-podium is-rank-${row.rank}` : "";
+    const label = RESULT_LABEL[row.status] ?? row.status;
     return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status } },
       h("td", { class: "results-rank" },
         h("span", { class: `rank-badge${podium}`, "aria-label": ordinal(row.rank) }, String(row.rank))),
       h("th", { scope: "row", class: "results-name" },
         h("span", { class: "lobby-avatar is-small", "aria-hidden": "true", style: `--hue:${hue(row.nickname)}` }, initial(row.nickname)),
         h("span", {}, row.nickname),
-        you ? h("span", { class: "r-tag is-you" }, "you") : null),
-      h("td", {}, h("span", { class: `status-pill is-${row.status}` }, RESULT_LABEL[row.status] ?? row.status)),
+        you ? h("span", { class: "r-tag is-you" }, "you") : null,
+        // Phones have no room for the result column: the result rides under the name.
+        h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
+      h("td", { class: "results-result" }, h("span", { class: `status-pill is-${row.status}` }, label)),
       h("td", { class: "is-num" }, h("b", {}, String(row.cards_played)), h("span", { class: "of" }, "/95")),
       h("td", { class: "is-num" }, h("time", { datetime: isoDuration(row.time_ms), "aria-label": durationWords(row.time_ms) }, durationText(row.time_ms))),
-      h("td", { class: "is-num" }, String(row.moves)),
+      h("td", { class: "is-num results-moves" }, String(row.moves)),
       h("td", { class: "results-replay" },
         h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": `Replay of ${row.nickname}’s game` }, "Replay")),
     );

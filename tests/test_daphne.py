@@ -18,7 +18,8 @@ def test_daphne_serves_the_home_page(server):
         body = response.read().decode()
         assert response.status == 200
         assert response.headers["Server"].startswith("daphne")
-    assert "<h1>Sultan</h1>" in body
+    assert "<title>Sultan" in body
+    assert 'action="/races/new"' in body
 
 
 def test_daphne_serves_static_files(server):

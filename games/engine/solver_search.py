@@ -18,6 +18,7 @@ notation by playing them on the engine.
 """
 
 import gc
+import random
 import time
 from typing import Final
 
@@ -39,13 +40,23 @@ REDEAL: Final = -2
 WASTE_UP: Final = -3  # the waste's top card to a foundation
 WASTE_DOWN: Final = -4  # the waste's top card into an empty reserve slot (pysolfc)
 
-# Nodes allowed below a redeal, by the redeals left after it, in each capped
-# round. Found by trying: wide enough that a good pass is seen through, narrow
-# enough that the first passes get many tries.
-ROUND_CAPS: Final[tuple[dict[int, int], ...]] = (
-    {1: 2_000, 0: 150},
-    {1: 20_000, 0: 1_500},
+# The search's rounds: (nodes allowed below a redeal, by the redeals left
+# after it; the order's shake; the round's own node budget). Found by trying:
+# caps wide enough that a good pass is seen through and narrow enough that
+# the first passes get many tries, and restarts with a shaken move order in
+# the first passes, since a bad choice early costs every later pass.
+_NARROW: Final = {1: 2_000, 0: 150}
+_WIDE: Final = {1: 20_000, 0: 1_500}
+ROUNDS: Final[tuple[tuple[dict[int, int], int, int], ...]] = (
+    (_NARROW, 0, 40_000),
+    (_NARROW, 1, 20_000),
+    (_WIDE, 0, 80_000),
+    (_NARROW, 2, 40_000),
+    (_WIDE, 3, 160_000),
 )
+# In a shaken round, the share of branching positions in the first passes
+# whose best-looking move is tried last instead of first.
+_SHAKE: Final = 0.1
 _CHECK_CLOCK_EVERY: Final = 1024
 _NO_CAP: Final = 1 << 62
 
@@ -90,6 +101,7 @@ class Search:
         self.tried: set[Key] = set()  # failed in this round, maybe only for a cap
         self.cuts = 0  # how many times a cap has cut a subtree short
         self.caps: dict[int, int] = {}
+        self.shake: random.Random | None = None
         self.cap_until = _NO_CAP
         self.limit = self.max_nodes  # the nearer of the budget and the cap
         # Which cards the foundations take, per foundations value met.
@@ -109,12 +121,21 @@ class Search:
         collecting = gc.isenabled()
         gc.disable()  # the tables hold only tuples of ints: no cycles to collect
         try:
-            for caps in (*ROUND_CAPS, {}):
+            for caps, shake, budget in (*ROUNDS, ({}, 0, None)):
                 self.caps = caps
+                self.shake = random.Random(shake) if shake else None
                 self.tried = set()
+                self.cap_until = _NO_CAP if budget is None else self.nodes + budget
+                self.limit = min(self.max_nodes, self.cap_until)
                 cuts = self.cuts
-                if self._node(first, s.drawn, s.waste, s.reserve, s.foundations, s.redeals_left):
-                    return True
+                del self.line[:]
+                try:
+                    if self._node(
+                        first, s.drawn, s.waste, s.reserve, s.foundations, s.redeals_left
+                    ):
+                        return True
+                except _Capped:
+                    self.cuts += 1  # the round's own budget is spent
                 if self.cuts == cuts:
                     return False  # nothing was cut short: the search was complete
             return False
@@ -215,50 +236,57 @@ class Search:
                     line.pop()
                     return False
 
-        # Plays to the foundations first: they are what a win is made of.
+        # The other moves, best-looking first: plays to the foundations (what
+        # a win is made of), then draw, a waste card into a slot, redeal.
+        steps: list[int] = []
         if top >= 0 and takes >> top & 1:
-            line.append(WASTE_UP)
-            if node(
-                p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
-            ):
-                return True
-            line.pop()
+            steps.append(WASTE_UP)
         previous = -1
-        for i, card in enumerate(reserve):
-            if card == previous or not takes >> card & 1:
-                continue
-            previous = card
-            rest = reserve[:i] + reserve[i + 1 :]
-            now_drawn = drawn
-            if refill and stock_left:
-                rest = tuple(sorted((*rest, cards[drawn])))
-                now_drawn = drawn + 1
-            after = _play(card, foundations)
-            # The refill only moved a card from one free place to another in
-            # `_stuck`'s reckoning, so only the played card's suit can change.
-            if binding and self._stuck(SUIT_OF[card], p, waste, after):
-                continue
-            line.append(card)
-            if node(p, now_drawn, waste, rest, after, redeals_left):
-                return True
-            line.pop()
-
+        for card in reserve:
+            if card != previous and takes >> card & 1:
+                previous = card
+                # The refill only moves a card from one free place to another
+                # in `_stuck`'s reckoning: only the played card's suit changes.
+                if not (binding and self._stuck(SUIT_OF[card], p, waste, _play(card, foundations))):
+                    steps.append(card)
         if stock_left:
             grown = waste | (1 << drawn)
             if not (binding and self._stuck(SUIT_OF[cards[drawn]], p, grown, foundations)):
-                line.append(DRAW)
-                if node(p, drawn + 1, grown, reserve, foundations, redeals_left):
-                    return True
-                line.pop()
+                steps.append(DRAW)
         if top >= 0 and not refill and len(reserve) < self.slots:
-            line.append(WASTE_DOWN)
-            down = tuple(sorted((*reserve, top)))
-            if node(p, drawn, waste ^ (1 << top_bit), down, foundations, redeals_left):
-                return True
-            line.pop()
+            steps.append(WASTE_DOWN)
         if not stock_left and waste and redeals_left:
-            line.append(REDEAL)
-            if self._redeal(p, drawn, waste, reserve, foundations, redeals_left):
+            steps.append(REDEAL)
+        if (
+            self.shake is not None
+            and redeals_left
+            and len(steps) > 1
+            and self.shake.random() < _SHAKE
+        ):
+            steps.append(steps.pop(0))
+
+        for step in steps:
+            line.append(step)
+            if step == WASTE_UP:
+                won = node(
+                    p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
+                )
+            elif step >= 0:
+                i = reserve.index(step)
+                rest = reserve[:i] + reserve[i + 1 :]
+                if refill and stock_left:
+                    rest = tuple(sorted((*rest, cards[drawn])))
+                    won = node(p, drawn + 1, waste, rest, _play(step, foundations), redeals_left)
+                else:
+                    won = node(p, drawn, waste, rest, _play(step, foundations), redeals_left)
+            elif step == DRAW:
+                won = node(p, drawn + 1, waste | (1 << drawn), reserve, foundations, redeals_left)
+            elif step == WASTE_DOWN:
+                down = tuple(sorted((*reserve, top)))
+                won = node(p, drawn, waste ^ (1 << top_bit), down, foundations, redeals_left)
+            else:
+                won = self._redeal(p, drawn, waste, reserve, foundations, redeals_left)
+            if won:
                 return True
             line.pop()
         return False

@@ -82,6 +82,7 @@ export class PlayView {
     this.#gameId = null;
     this.#inflight = null;
     this.#deferred = null;
+    this.#resignQueued = false;
     show(this.#wrap, false);
     show(this.#resignButton, false);
   }

@@ -7,6 +7,7 @@ to the race's group carry the race's version (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
@@ -15,8 +16,10 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils import timezone
 
+from games.broadcast import race_group
 from games.engine import race_view
 from games.models import Player, Race, RaceStatus
 from games.protocol import BadMessage, ClientMessage, encode, error, own_view, parse_client_message
@@ -53,6 +56,16 @@ INBOX_SIZE: Final = 64
 CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_NOT_FOUND: Final = 4404
+CLOSE_TRY_AGAIN: Final = 1013
+# A move refused because the database failed under it: nothing is acknowledged,
+# and a retry with the same id gets the first answer should the commit have
+# happened after all (docs/protocol.md).
+UNAVAILABLE: Final = "unavailable"
+# A broadcast that the channel layer cannot take within this is dropped: the
+# move is committed and answered; the others resync on the version gap.
+BROADCAST_TIMEOUT_S: Final = 2.0
+
+logger = logging.getLogger(__name__)
 
 
 def db(fn: Callable[P, R]) -> Callable[P, Any]:
@@ -103,13 +116,18 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        found = await db(_connect_info)(code, self.scope.get("user"), self.scope.get("session"))
+        try:
+            found = await db(_connect_info)(code, self.scope.get("user"), self.scope.get("session"))
+        except DatabaseError:
+            logger.warning("race socket refused for now: the database failed", exc_info=True)
+            await self._refuse_for_now("the game store is unavailable")
+            return
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         race, self.player, self.racer = found
         self.race_id = race.pk
-        self.group = f"race-{race.pk}"
+        self.group = race_group(race.pk)
         self.bucket = TokenBucket(settings.WS_RATE_PER_S, settings.WS_RATE_PER_S)
         self.dropped = 0
         self.timer: asyncio.Task[None] | None = None
@@ -118,7 +136,12 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         # that broadcasts reach this socket while a move waits on the database.
         self.inbox: asyncio.Queue[ClientMessage] = asyncio.Queue(maxsize=INBOX_SIZE)
         self.worker = asyncio.create_task(self._work())
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:  # each layer fails its own way (redis, OSError, timeouts)
+            logger.warning("race socket refused for now: the channel layer failed", exc_info=True)
+            await self._refuse_for_now("the race's messages are unavailable")
+            return
         await self.accept()
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
         if self.racer:
@@ -131,7 +154,12 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.timer is not None:
             self.timer.cancel()
         self.worker.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except Exception:
+            # The layer is down; this process's subscription goes with the
+            # socket anyway. The presence count below still matters.
+            logger.warning("group_discard failed", exc_info=True)
         if self.racer:
             await self._presence(-1)
 
@@ -161,7 +189,32 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _work(self) -> None:
         while True:
             message = await self.inbox.get()
-            await getattr(self, f"on_{message.type}")(message)
+            try:
+                await getattr(self, f"on_{message.type}")(message)
+            except DatabaseError:
+                # The database failed under the call (down, restarting, the
+                # connection cut). Nothing was acknowledged; a move is refused
+                # so that the client retries it with the same id.
+                logger.warning("race socket: %s failed on the database", message.type)
+                await self._unavailable(message)
+            except Exception:
+                # Without this, one failure would end the task and leave the
+                # socket open but deaf to every later message.
+                logger.exception("race socket: %s failed", message.type)
+                await self._send(error("server_error", "the server failed to handle that"))
+
+    async def _unavailable(self, message: ClientMessage) -> None:
+        text = "the game store is unavailable for a moment: send the same move again"
+        if message.type in ("move", "resign"):
+            # The current seq is unknown without the database: the client's is echoed.
+            await self._reject(message, UNAVAILABLE, text, message.seq)
+        else:
+            await self._send(error(UNAVAILABLE, text))
+
+    async def _refuse_for_now(self, reason: str) -> None:
+        await self.accept()
+        await self._send(error(UNAVAILABLE, reason))
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     # What clients ask ----------------------------------------------------
 
@@ -224,6 +277,8 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def on_leave(self, message: ClientMessage) -> None:
         if await self._lobby_change(race_leave):
+            # This socket stays open as a spectator's: it no longer counts as the racer here.
+            await self._presence(-1)
             self.racer = False
             await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
 
@@ -252,7 +307,7 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def on_sync(self, message: ClientMessage) -> None:
         version = await db(race_version)(race_id=self.race_id)
-        if message.version == version:
+        if message.version == version and not message.force:
             await self._send({"type": "synced", "v": version})
         else:
             await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
@@ -286,7 +341,16 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _broadcast(self, kind: str, **fields: Any) -> None:
         message = {"type": kind, **fields}
         handler = "race.started" if kind == "started" else "race.forward"
-        await self.channel_layer.group_send(self.group, {"type": handler, "message": message})
+        try:
+            await asyncio.wait_for(
+                self.channel_layer.group_send(self.group, {"type": handler, "message": message}),
+                BROADCAST_TIMEOUT_S,
+            )
+        except Exception:
+            # The channel layer is down. What is broadcast is already committed
+            # (and a move already answered): the others miss this version and
+            # resync when they see the next one, or their ping's answer.
+            logger.warning("broadcast of %s v=%s dropped", kind, fields.get("v"), exc_info=True)
 
     async def _lobby_change(self, service: Callable[..., int], **kwargs: Any) -> bool:
         if self.player is None:

@@ -39,6 +39,7 @@ class ClientMessage:
     ready: bool = False
     version: int = 0
     game: int | None = None  # optional on moves: the game the client believes it plays
+    force: bool = False  # on sync: a snapshot even when the version is current
 
 
 def parse_client_message(text: str | None) -> ClientMessage:
@@ -67,7 +68,10 @@ def parse_client_message(text: str | None) -> ClientMessage:
             raise BadMessage("bad_message", "'ready' is true or false")
         return ClientMessage(kind, ready=ready)
     if kind == "sync":
-        return ClientMessage(kind, version=_int(data, "v"))
+        force = data.get("force", False)
+        if not isinstance(force, bool):
+            raise BadMessage("bad_message", "'force' is true or false")
+        return ClientMessage(kind, version=_int(data, "v"), force=force)
     return ClientMessage(kind)
 
 

@@ -9,10 +9,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from games.broadcast import race_broadcast
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.forms import RaceForm, identify
 from games.models import Player, Race, RaceStatus
-from games.race_selectors import race_by_code, race_role
+from games.race_selectors import race_by_code, race_racers, race_role
 from games.race_services import RaceRefused, race_create, race_join
 from games.services import player_for_request
 
@@ -68,9 +69,12 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     if player is None:
         return _race_error(request, race, "Pick a nickname to join, or log in.")
     try:
-        race_join(race=race, player=player)
+        version = race_join(race=race, player=player)
     except RaceRefused as refused:
         return _race_error(request, race, refused.message)
+    if version != race.version:  # a new seat, not a second click on Join
+        lobby = {"type": "lobby", "v": version, "racers": race_racers(race=race)}
+        race_broadcast(race_id=race.pk, message=lobby)
     return redirect("games:race", code=race.code)
 
 

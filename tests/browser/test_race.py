@@ -129,11 +129,6 @@ def test_a_racer_who_leaves_frees_the_seat_and_may_join_again(live, new_page):
     no_js_errors(alice, bob)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server: after `leave` the consumer stops counting the socket (racer=False) "
-    "without giving back its connection, so a racer who rejoins stays `here` for good",
-)
 def test_a_racer_who_left_and_rejoined_shows_as_away_once_their_page_closes(live, new_page):
     alice, bob = new_page(), new_page()
     code = create_race(alice, live.url)

@@ -370,3 +370,29 @@ async def test_a_rematch_opens_one_new_race_for_everyone(started: Lobby):
     assert (await bob.receive_until("rematch"))["code"] == invitation["code"]
     for client in (alice, bob, charlie):
         await client.close()
+
+
+async def test_a_racer_who_leaves_no_longer_counts_as_here(lobby: Lobby):
+    from games.race_models import RaceEntry
+
+    bob = await connect(lobby.race, lobby.keys["bob"])
+    await bob.send({"type": "leave"})
+    snapshot = await bob.receive_until("snapshot")
+    assert snapshot["you"]["role"] == "spectator"
+    entry = await db(RaceEntry.objects.get)(race=lobby.race, player=lobby.players["bob"])
+    assert entry.connections == 0
+    await bob.close()
+    entry = await db(RaceEntry.objects.get)(race=lobby.race, player=lobby.players["bob"])
+    assert entry.connections == 0
+
+
+async def test_a_forced_sync_answers_with_a_snapshot_even_when_current(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    await alice.drain()
+    await alice.send({"type": "ping"})
+    current = (await alice.receive_until("pong"))["v"]
+    await alice.send({"type": "sync", "v": current, "force": True})
+    assert (await alice.receive_until("snapshot"))["v"] == current
+    await alice.send({"type": "sync", "v": current, "force": "yes"})
+    assert (await alice.receive_until("error"))["code"] == "bad_message"
+    await alice.close()

@@ -27,7 +27,7 @@ from games.history import (
     player_recent_races,
     player_variant_stats,
 )
-from games.models import Player
+from games.models import Game, Player
 from games.practice_services import practice_random_deal
 from games.race_selectors import race_by_code
 from games.replays import HIDDEN, IN_PLAY, OPEN, game_for_replay, replay_access
@@ -117,8 +117,7 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
     return render(request, "practice.html", context)
 
 
-def _closed_replay(request: HttpRequest, access: str, game_id: int) -> HttpResponse:
-    game = game_for_replay(game_id=game_id)
+def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> HttpResponse:
     if access == HIDDEN or game is None:
         return notice(
             request,
@@ -154,7 +153,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     moderator = request.user.has_perm(MODERATE)
     access = replay_access(game=game, viewer=player, moderator=moderator)
     if access != OPEN or game is None:
-        return _closed_replay(request, access, game_id)
+        return _closed_replay(request, access, game)
     own = player is not None and player.pk == game.player_id
     context = {"game": game, "race": game.race, "own": own}
     return render(request, "replay.html", context)
@@ -167,7 +166,7 @@ def record_download(request: HttpRequest, game_id: int) -> HttpResponse:
     moderator = request.user.has_perm(MODERATE)
     access = replay_access(game=game, viewer=player, moderator=moderator)
     if access != OPEN or game is None:
-        return _closed_replay(request, access, game_id)
+        return _closed_replay(request, access, game)
     text = game_record(game=game, viewer=player, as_moderator=moderator)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sultan-game-{game.pk}.txt"'

@@ -53,6 +53,7 @@ def test_home_at_desktop_and_phone_sizes(new_page, shot):
     desktop = new_page()
     desktop.goto("/")
     desktop.wait_for_selector("#hero-art .sc-card")
+    desktop.wait_for_timeout(900)  # the hero's cards finish dealing
     shot(desktop, "home")
     phone = new_page(*PHONE)
     phone.goto("/")

@@ -89,7 +89,7 @@ def test_a_replay_opens_at_the_move_in_the_address(new_page):
     assert _position(page) == 4
     assert page.inner_text("#pos-token") == "undo"
     # Three draws, the third taken back: two cards in the waste.
-    assert page.inner_text(".sb-waste .sb-caption") == "w2 in waste"
+    assert page.inner_text(".sb-waste .sb-caption span") == "2 in waste"
     page.goto(f"/games/{game_id}/replay/#move=999")
     page.reload()
     page.wait_for_selector(".move-list .mv")

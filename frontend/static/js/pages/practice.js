@@ -158,7 +158,8 @@ async function finished(view) {
   els.result.dataset.status = view.status;
   els.resultReplay.href = `${game.replay_url}#move=${view.seq}`;
   els.result.hidden = false;
-  els.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  els.result.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
 }
 
 function showError(message, retry = false) {
@@ -180,9 +181,10 @@ function showError(message, retry = false) {
 function markGuest(nickname) {
   const account = document.querySelector(".account");
   if (!account || account.querySelector(".account-name")) return;
-  const name = document.createElement("span");
+  const name = document.createElement("a");
   name.className = "account-name is-guest";
-  name.title = "Playing as a guest";
+  name.href = "/#you";
+  name.title = "Playing as a guest: change your nickname";
   name.textContent = nickname;
   const tag = document.createElement("span");
   tag.className = "tag";

@@ -21,6 +21,7 @@ const els = {
   play: $("play"),
   speed: $("speed"),
   error: $("replay-error"),
+  position: $("position"),
 };
 const MIN_GAP = 120; // ms: even at real pace, two moves never blur into one
 
@@ -79,6 +80,8 @@ function schedule() {
 function play() {
   if (index >= steps.length - 1) go(0);
   playing = true;
+  // Autoplay would read out every step: the position speaks only when paused.
+  els.position.setAttribute("aria-live", "off");
   els.play.querySelector("span").textContent = "Pause";
   els.play.querySelector("svg").innerHTML = `<path d="M7 5h4v14H7zM13 5h4v14h-4z"/>`;
   els.play.setAttribute("aria-pressed", "true");
@@ -88,6 +91,7 @@ function play() {
 function pause() {
   playing = false;
   clearTimeout(timer);
+  els.position.setAttribute("aria-live", "polite");
   els.play.querySelector("span").textContent = "Play";
   els.play.querySelector("svg").innerHTML = `<path d="M7 5v14l12-7z"/>`;
   els.play.setAttribute("aria-pressed", "false");

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -54,13 +55,8 @@ def render_nginx_conf(
     if begin not in template or end not in template:
         raise ServeError("nginx.conf lost its 'local: upstreams' marks")
     head, rest = template.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    servers = "".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in ports
-    )
-    upstream = (
-        f"    upstream sultan_web {{\n        least_conn;\n{servers}        keepalive 32;\n    }}\n"
-    )
+    region, tail = rest.split(end, 1)
+    upstream = "".join(_loopback_upstreams(region, ports))
     text = head + upstream + tail
     temp = "\n".join(
         f"    {kind}_temp_path {run_dir / kind};"
@@ -78,6 +74,26 @@ def render_nginx_conf(
             raise ServeError(f"nginx.conf lost the mark for: {old.strip()!r}")
         text = text.replace(old, new)
     return text
+
+
+def _loopback_upstreams(region: str, ports: Sequence[int]) -> Iterator[str]:
+    """The upstream blocks with one loopback server per port, parameters kept.
+
+    Compose names its processes web1, web2 and finds them through Docker's
+    DNS; here the `server web1:...` line stands for every port, the other
+    `webN` lines and the DNS settings go.
+    """
+    server = re.compile(r"^(\s*)server web(\d+):\d+(?: resolve)?(.*);$")
+    for line in region.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith(("resolver ", "zone ")):
+            continue
+        match = server.match(line.rstrip("\n"))
+        if match is None:
+            yield line
+        elif match.group(2) == "1":
+            indent, params = match.group(1), match.group(3)
+            yield from (f"{indent}server 127.0.0.1:{port}{params};\n" for port in ports)
 
 
 def production_env(base: dict[str, str], *, listen: int, static_root: Path) -> dict[str, str]:

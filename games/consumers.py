@@ -20,6 +20,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from games.broadcast import race_group
+from games.connection_limits import ConnectLimiter, client_key
 from games.engine import race_view
 from games.models import Player, Race, RaceStatus
 from games.protocol import BadMessage, ClientMessage, encode, error, own_view, parse_client_message
@@ -53,10 +54,13 @@ R = TypeVar("R")
 FLOOD_CLOSE_AFTER: Final = 30
 # Messages accepted but not yet handled; the rate limit keeps it short.
 INBOX_SIZE: Final = 64
-CLOSE_POLICY: Final = 1008
-CLOSE_TOO_BIG: Final = 1009
+# Close codes an application may send: Daphne's websocket library (Autobahn)
+# refuses 1008/1009/1013 from an application and closes with 1011 instead, so
+# the protocol's own codes live in the private 4000 range (docs/protocol.md).
+CLOSE_POLICY: Final = 4008  # flooding
+CLOSE_TOO_BIG: Final = 4009
 CLOSE_NOT_FOUND: Final = 4404
-CLOSE_TRY_AGAIN: Final = 1013
+CLOSE_TRY_AGAIN: Final = 4013  # the database or the channel layer is down: reconnect later
 # A move refused because the database failed under it: nothing is acknowledged,
 # and a retry with the same id gets the first answer should the commit have
 # happened after all (docs/protocol.md).
@@ -66,6 +70,9 @@ UNAVAILABLE: Final = "unavailable"
 BROADCAST_TIMEOUT_S: Final = 2.0
 
 logger = logging.getLogger(__name__)
+
+# Per process: a client reconnecting in a loop is refused before any database work.
+connect_limiter = ConnectLimiter(settings.WS_CONNECTS_PER_MIN, settings.WS_CONNECT_BURST)
 
 
 def db(fn: Callable[P, R]) -> Callable[P, Any]:
@@ -115,6 +122,10 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def connect(self) -> None:
+        if not connect_limiter.allow(client_key(self.scope, settings.SESSION_COOKIE_NAME)):
+            # Refused at the handshake (before accept: the client sees HTTP 403).
+            await self.close(code=CLOSE_POLICY)
+            return
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
             found = await db(_connect_info)(code, self.scope.get("user"), self.scope.get("session"))

@@ -76,8 +76,10 @@ if _database_url:
         DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
             "DATABASE_CONNECT_TIMEOUT_S", 5
         )
-        # A dead connection kept for reuse costs one failed move; check first.
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        # No CONN_HEALTH_CHECKS: it costs a round trip before every query batch
+        # (5% of a race process's samples under load). A connection cut by a
+        # database restart fails one call instead, which the race socket
+        # answers with `unavailable` and the client retries.
 else:
     DATABASES = {
         "default": {
@@ -161,6 +163,10 @@ LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")
 RACE_COUNTDOWN_S = env_int("SULTAN_RACE_COUNTDOWN_S", 5)
 # Frames a race socket may send per second (and in one burst) before it is throttled.
 WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
+# Race sockets one client (session, else address) may open: a burst, then a rate.
+# Each costs a snapshot; a reconnect loop is refused before that (games/connection_limits.py).
+WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
+WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

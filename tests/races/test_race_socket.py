@@ -190,7 +190,7 @@ async def test_it_closes_the_socket_on_an_oversized_frame(started: Lobby):
     await alice.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
     assert (await alice.receive_until("error"))["code"] == "too_big"
     closed = await alice.communicator.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": 1009, "reason": "frame too big"}
+    assert closed == {"type": "websocket.close", "code": 4009, "reason": "frame too big"}
 
 
 async def test_it_drops_a_flood_and_closes_a_persistent_flooder(started: Lobby, settings):
@@ -203,7 +203,7 @@ async def test_it_drops_a_flood_and_closes_a_persistent_flooder(started: Lobby, 
     while True:
         output = await alice.communicator.receive_output(timeout=5)
         if output["type"] == "websocket.close":
-            assert output["code"] == 1008
+            assert output["code"] == 4008
             break
         kinds.append(json.loads(output["text"])["type"])
     assert kinds.count("error") == 1

@@ -1,0 +1,127 @@
+"""What every fault script shares: the production topology on a fresh database, and
+crews of scripted racers seated through it.
+
+Each script builds on `production()` (deploy/serve_prod.py's Topology: Daphne
+processes behind nginx, PostgreSQL, Redis, DEBUG off) and `crews()`; each
+prints its figures and exits non-zero when a promise was broken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.racers import Racer, Tally, recorded_game, seat_races, start_races  # noqa: E402
+from deploy.serve_prod import Topology, topology  # noqa: E402
+from tests.servers import free_port  # noqa: E402
+from tests.services import REDIS_URL, fresh_postgres_database  # noqa: E402
+
+T = TypeVar("T")
+
+
+@dataclass
+class Production:
+    topo: Topology
+    log: Path
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@contextmanager
+def production(
+    label: str,
+    *,
+    processes: int = 2,
+    redis_url: str = REDIS_URL,
+    env: dict[str, str] | None = None,
+) -> Iterator[Production]:
+    """The topology on a PostgreSQL database of its own, dropped afterwards."""
+    with fresh_postgres_database(label) as database_url, tempfile.TemporaryDirectory() as tmp:
+        Path(tmp).chmod(0o755)  # nginx's workers (nobody, under root) read the static files
+        base = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+        base.update(
+            DATABASE_URL=database_url,
+            REDIS_URL=redis_url,
+            DJANGO_STATIC_ROOT=str(Path(tmp) / "static"),
+            DJANGO_LOG_LEVEL="WARNING",
+            DJANGO_LOG_FORMAT="plain",
+            SULTAN_RACE_COUNTDOWN_S="1",
+            **(env or {}),
+        )
+        log_path = Path(tmp) / "servers.log"
+        with (
+            log_path.open("wb") as log,
+            topology(
+                base,
+                listen=free_port(),
+                ports=[free_port() for _ in range(processes)],
+                log=log,
+            ) as topo,
+        ):
+            production = Production(topo, log_path)
+            try:
+                yield production
+            finally:
+                # The whole log outlives the run, for the post-mortem of a failure.
+                kept = ROOT / "artifacts" / "faults" / f"{label}.log"
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(log_path, kept)
+
+
+async def crews(
+    base: str, ws_base: str, *, races: int, seats: int, moves: int, first_deal: int = 1000
+) -> tuple[list[list[Racer]], Tally]:
+    """`races` races of `seats` racers on open deals, started; each racer holds its game."""
+    seated = await asyncio.to_thread(seat_races, base, range(first_deal, first_deal + races), seats)
+    tally = Tally()
+    crews = [
+        [
+            Racer(
+                client,
+                ws_base,
+                race.code,
+                recorded_game(race.deal, moves),
+                tally,
+                f"{race.code}/{i}",
+            )
+            for i, client in enumerate(race.clients)
+        ]
+        for race in seated
+    ]
+    await start_races(crews)
+    return crews, tally
+
+
+async def bounded(work: Awaitable[T], timeout_s: float) -> T:
+    """`work`, or a clear failure when it takes longer than `timeout_s` in all."""
+    deadline = asyncio.timeout(timeout_s)
+    try:
+        async with deadline:
+            return await work
+    except TimeoutError:
+        if deadline.expired():
+            raise SystemExit(f"FAILED: did not finish within {timeout_s:.0f} s") from None
+        raise
+
+
+def verdict(failures: list[str]) -> int:
+    if failures:
+        print("FAILED:")
+        for failure in failures:
+            print(f"  - {failure}")
+        return 1
+    print("OK")
+    return 0

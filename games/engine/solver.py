@@ -17,7 +17,7 @@ from games.engine.notation import SLOT_LETTERS
 from games.engine.rules import apply, new_game, replay
 from games.engine.solver_model import CARD_NAMES, Position
 from games.engine.solver_search import DRAW, REDEAL, WASTE_DOWN, WASTE_UP, Search
-from games.engine.state import LOST, PLAYING, WON, GameState
+from games.engine.state import LOST, WON, GameState
 
 Status = Literal["won", "lost", "unknown"]
 UNKNOWN: Final = "unknown"
@@ -108,6 +108,3 @@ def _check_win(state: GameState, moves: tuple[str, ...]) -> None:
             final = apply(final, token)
     if final.status != WON:
         raise SolverError(f"the solver's line ends {final.status}, not won")
-
-
-__all__ = ["PLAYING", "Solution", "SolverError", "hint", "solve", "to_notation"]

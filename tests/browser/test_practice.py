@@ -6,6 +6,7 @@ from typing import Any
 
 from games.engine import apply, new_game
 from tests.browser.plans import foundation_plan
+from tests.pages.helpers import winning_log
 
 
 def _open(new_page: Any, deal: int, width: int = 1280, height: int = 800) -> Any:
@@ -130,3 +131,40 @@ def test_a_stale_tab_is_brought_up_to_date(new_page):
     assert second.locator(".sb-waste .sb-spot .sc-card").get_attribute(
         "data-card"
     ) == first.locator(".sb-waste .sb-spot .sc-card").get_attribute("data-card")
+
+
+def test_winning_shows_the_result_and_stops_the_clock(new_page, shot):
+    seed, tokens = winning_log("sultan")
+    page = _open(new_page, seed)
+    # All but the last move through the page's own API, then the page resumes the game.
+    page.evaluate(
+        """async ([deal, tokens]) => {
+          const headers = {"Content-Type": "application/json",
+                           "X-CSRFToken": document.cookie.match(/csrftoken=([^;]+)/)[1]};
+          const post = async (url, body) =>
+            (await fetch(url, {method: "POST", headers, body: JSON.stringify(body)})).json();
+          const start = await post("/api/practice", {deal: String(deal)});
+          let seq = start.view.seq;
+          for (const [i, token] of tokens.entries()) {
+            seq = (await post(`/api/games/${start.game.id}/moves`, {token, id: `w${i}`, seq})).seq;
+          }
+        }""",
+        [seed, list(tokens[:-1])],
+    )
+    page.reload()
+    page.wait_for_selector(".sultan-board .sb-table")
+    _wait_moves(page, len(tokens) - 1)
+    last = tokens[-1]
+    page.keyboard.press(last[0])
+    page.keyboard.press(last[1])
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result-title") == "The Sultan is surrounded!"
+    assert page.inner_text("#stat-cards") == "95"
+    assert page.get_attribute(".sultan-board", "data-status") == "won"
+    clock = page.inner_text("#stat-clock")
+    page.wait_for_timeout(1500)
+    assert page.inner_text("#stat-clock") == clock
+    page.evaluate("window.scrollTo(0, 0)")  # the result scrolled into view; shoot from the top
+    page.wait_for_timeout(400)
+    shot(page, "practice-won")
+    assert page.js_errors == []

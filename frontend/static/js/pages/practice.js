@@ -53,7 +53,7 @@ async function start() {
   board.render(view);
   showStats(view);
   els.resign.disabled = false;
-  if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`, 3600);
+  if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`);
   if (player?.guest) markGuest(player.nickname);
 }
 

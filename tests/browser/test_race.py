@@ -11,7 +11,6 @@ import re
 import secrets
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 DEAL = 33  # sultan: slot a is 2H, playable at once on foundation 2 and only there

@@ -70,7 +70,7 @@ class Client:
     seq: int = 0
 
     async def receive(self, timeout: float = 5) -> dict[str, Any]:
-        message = json.loads(await self.communicator.receive_from(timeout=timeout))
+        message: dict[str, Any] = json.loads(await self.communicator.receive_from(timeout=timeout))
         self.frames.append(message)
         return message
 

@@ -17,6 +17,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import moderation
+from games.admin.anticheat import SuspiciousFilter, verdict_cell, verdict_detail
 from games.admin.base import (
     ModerationOnlyAdmin,
     ReasonForm,
@@ -26,6 +27,7 @@ from games.admin.base import (
     reason_page,
     report,
 )
+from games.anticheat_flags import game_verdict
 from games.models import Game, Move
 from games.moderation import ModerationRefused
 from games.records import RecordError, verify_record
@@ -111,9 +113,11 @@ class GameAdmin(ModerationOnlyAdmin):
         "duration",
         "moves",
         "flags",
+        "suspicious",
         "created_at",
     )
-    list_filter = ("status", "variant", GameKindFilter, "flagged", "voided")
+    # The suspicious filter reads logs: last, so that the others narrow what it reads.
+    list_filter = ("status", "variant", GameKindFilter, "flagged", "voided", SuspiciousFilter)
     search_fields = ("=id", "player__nickname", "player__user__username", "race__code")
     list_select_related = ("player", "race")
     date_hierarchy = "created_at"
@@ -125,9 +129,10 @@ class GameAdmin(ModerationOnlyAdmin):
         ("status", "cards_played", "last_seq"),
         ("voided", "flagged"),
         "timing",
+        "anticheat",
         "links",
     )
-    readonly_fields = ("timing", "links")
+    readonly_fields = ("timing", "anticheat", "links")
     actions = ("verify_replays", "void_results", "flag_games", "clear_flags", "ban_players")
     change_form_template = "admin/games/game/change_form.html"
     change_list_template = "admin/games/game/change_list.html"
@@ -150,6 +155,14 @@ class GameAdmin(ModerationOnlyAdmin):
     @admin.display(description="move timing")
     def timing(self, game: Game) -> str:
         return game_timing(game=game).summary()
+
+    @admin.display(description="timing verdict")
+    def suspicious(self, game: Game) -> str:
+        return verdict_cell(game)
+
+    @admin.display(description="anti-cheat")
+    def anticheat(self, game: Game) -> str:
+        return verdict_detail(game_verdict(game=game))
 
     @admin.display(description="links")
     def links(self, game: Game) -> str:

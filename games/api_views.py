@@ -16,6 +16,7 @@ from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from games.analysis import HintRefused, game_analysis, practice_hint
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.history import player_game
 from games.models import Game, Player
@@ -227,3 +228,40 @@ def game_replay_data(request: HttpRequest, game_id: int) -> JsonResponse:
     if access == IN_PLAY:
         return _error(403, "in_play", "finish or resign this game to replay it")
     return _error(403, "race_running", "this race is still running: replays open when it ends")
+
+
+@require_POST
+def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The next move of a winning line from the player's practice position (never in a race)."""
+    player = player_for_request(request)
+    found = _practice_game(player, game_id)
+    if isinstance(found, Refusal):
+        return _error(found.status, found.code, found.message)
+    assert player is not None
+    try:
+        hint = practice_hint(game=found, player=player, state=game_state(game=found))
+    except HintRefused as refused:
+        return _error(422, refused.code, refused.message)
+    return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})
+
+
+@require_GET
+def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Where a finished game was lost, open exactly when its replay is."""
+    game = game_for_replay(game_id=game_id)
+    access = replay_access(
+        game=game,
+        viewer=player_for_request(request),
+        moderator=request.user.has_perm(MODERATE),
+    )
+    if access != OPEN or game is None:
+        return _error(404 if access == HIDDEN else 403, "closed", "no analysis here yet")
+    analysis = game_analysis(game=game)
+    return JsonResponse(
+        {
+            "type": "analysis",
+            "verdict": analysis.verdict,
+            "seq": analysis.seq,
+            "line": list(analysis.line),
+        }
+    )

@@ -17,6 +17,7 @@ class RaceForm(forms.Form):
     time_limit = forms.IntegerField(min_value=1, max_value=24 * 60, initial=15)
     seats = forms.IntegerField(min_value=2, max_value=8, initial=8)
     deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
+    winnable = forms.BooleanField(required=False)
     nickname = forms.CharField(max_length=40, required=False, strip=True)
 
 

@@ -123,6 +123,8 @@ class Race(models.Model):
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     seed = models.BigIntegerField()
     open_deal = models.BooleanField(default=False)
+    # The seed was drawn until the solver proved the deal winnable.
+    winnable_deal = models.BooleanField(default=False)
     time_limit_s = models.PositiveIntegerField(default=900)
     seat_limit = models.PositiveSmallIntegerField(default=8)
     status = models.CharField(max_length=12, choices=RaceStatus.choices, default=RaceStatus.LOBBY)

@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.analysis import winnable_seed
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.models import Game, GameStatus, Player, Race, RaceStatus
 from games.race_models import RaceEntry
@@ -70,9 +71,11 @@ def race_create(
     time_limit_s: int = 900,
     seat_limit: int = 8,
     deal: int | None = None,
+    winnable: bool = False,
     rematch_of: Race | None = None,
 ) -> Race:
-    """A new race in its lobby with the host seated. `deal` makes it an open deal."""
+    """A new race in its lobby with the host seated. `deal` makes it an open deal;
+    `winnable` draws secret deals until the solver proves one winnable."""
     if host.banned_at is not None:
         raise RaceRefused("banned", "this player is banned")
     if variant not in VARIANTS:
@@ -83,16 +86,29 @@ def race_create(
         raise RaceRefused("bad_request", "the time limit is 1 minute to 24 hours")
     if deal is not None and not 0 <= deal < SEED_LIMIT:
         raise RaceRefused("bad_request", "a deal number is 0 to 2**63 - 1")
+    if deal is not None and winnable:
+        raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
+    seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
+    if winnable:
+        found = winnable_seed(variant=variant)
+        if found is None:
+            raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+        seed = found
+    return _race_insert(
+        host=host,
+        variant=variant,
+        seed=seed,
+        open_deal=deal is not None,
+        winnable_deal=winnable,
+        time_limit_s=time_limit_s,
+        seat_limit=seat_limit,
+        rematch_of=rematch_of,
+    )
+
+
+def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> Race:
     with transaction.atomic():
-        race = Race.objects.create(
-            host=host,
-            variant=variant,
-            seed=secrets.randbelow(SEED_LIMIT) if deal is None else deal,
-            open_deal=deal is not None,
-            time_limit_s=time_limit_s,
-            seat_limit=seat_limit,
-            rematch_of=rematch_of,
-        )
+        race = Race.objects.create(host=host, rematch_of=rematch_of, **fields)
         RaceEntry.objects.create(race=race, player=host)
     return race
 
@@ -240,6 +256,9 @@ def race_close_if_over(*, race_id: int) -> bool:
 
 def race_rematch(*, race: Race, player: Player) -> Race:
     """A new race like this one with a new secret deal; the same one for every asker."""
+    # The solver runs before any lock is taken: on SQLite a transaction holds the whole file.
+    wanted = race.winnable_deal and not Race.objects.filter(rematch_of=race).exists()
+    seed_drawn = winnable_seed(variant=race.variant) if wanted else None
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.FINISHED:
@@ -250,9 +269,18 @@ def race_rematch(*, race: Race, player: Player) -> Race:
         if existing is not None:
             race_join(race=existing, player=player)
             return existing
-        rematch = race_create(
+        if locked.winnable_deal:
+            seed = seed_drawn
+            if seed is None:
+                raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+        else:
+            seed = secrets.randbelow(SEED_LIMIT)
+        rematch = _race_insert(
             host=player,
             variant=locked.variant,
+            seed=seed,
+            open_deal=False,
+            winnable_deal=locked.winnable_deal,
             time_limit_s=locked.time_limit_s,
             seat_limit=locked.seat_limit,
             rematch_of=locked,

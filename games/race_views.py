@@ -42,6 +42,7 @@ def race_new(request: HttpRequest) -> HttpResponse:
             time_limit_s=form.cleaned_data["time_limit"] * 60,
             seat_limit=form.cleaned_data["seats"],
             deal=form.cleaned_data.get("deal"),
+            winnable=form.cleaned_data.get("winnable", False),
         )
     except RaceRefused as refused:
         form.add_error(None, refused.message)
@@ -98,6 +99,8 @@ def _page_context(
         "variant_label": VARIANT_LABELS.get(race.variant, race.variant),
         "time_limit_label": f"{minutes} min" if not seconds else f"{minutes} min {seconds} s",
         # An open deal's number is public from the start; a secret one only in the results.
-        "deal_label": f"Open deal #{race.seed}" if race.open_deal else "Secret deal",
+        "deal_label": f"Open deal #{race.seed}"
+        if race.open_deal
+        else ("Secret winnable deal" if race.winnable_deal else "Secret deal"),
         "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
     }

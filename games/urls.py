@@ -26,4 +26,8 @@ urlpatterns = [
     path("api/games/<int:game_id>", api_views.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves", api_views.game_move, name="api_game_move"),
     path("api/games/<int:game_id>/replay", api_views.game_replay_data, name="api_game_replay"),
+    path("api/games/<int:game_id>/hint", api_views.game_hint, name="api_game_hint"),
+    path(
+        "api/games/<int:game_id>/analysis", api_views.game_analysis_data, name="api_game_analysis"
+    ),
 ]

@@ -15,6 +15,7 @@ const els = {
   cards: $("stat-cards"),
   clock: $("stat-clock"),
   resign: $("resign"),
+  hint: $("hint"),
   dialog: $("resign-dialog"),
   dialogText: $("resign-text"),
   result: $("result"),
@@ -53,6 +54,7 @@ async function start() {
   board.render(view);
   showStats(view);
   els.resign.disabled = false;
+  els.hint.disabled = false;
   if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`);
   if (player?.guest) markGuest(player.nickname);
 }
@@ -143,6 +145,7 @@ async function resync() {
 async function finished(view) {
   clearInterval(ticker);
   els.resign.disabled = true;
+  els.hint.disabled = true;
   board.setInteractive(false);
   const answer = await api(`/api/games/${game.id}`);
   if (answer.ok) adopt(answer.data.game);
@@ -206,6 +209,38 @@ els.dialog.addEventListener("close", () => {
   }
   // Back to the table, not to the Resign button: Space must draw again, not reopen this.
   els.host.querySelector("[data-nav][tabindex='0']")?.focus();
+});
+
+// A hint is the solver's next move of a winning line; it may take a moment, or find none.
+async function askHint() {
+  if (!game || !board?.view || board.view.status !== "playing" || els.hint.disabled) return;
+  els.hint.disabled = true;
+  els.hint.textContent = "Thinking…";
+  const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
+  els.hint.textContent = "Hint";
+  els.hint.disabled = board.view.status !== "playing";
+  if (!answer.ok) {
+    board.showMessage(answer.data?.message ?? "No hint right now.");
+    return;
+  }
+  const { status, move } = answer.data;
+  const text = status === "won" ? `Hint: ${describe(move)} — it leads to a win.`
+    : status === "lost" ? "No winning line from here, whatever you play."
+    : "The solver could not decide in time: no hint.";
+  board.showMessage(text, 5000);
+  board.announce(text);
+}
+
+function describe(token) {
+  if (token === "draw") return "draw a card";
+  if (token === "redeal") return "redeal";
+  const from = token[0] === "w" ? "the waste" : `slot ${token[0]}`;
+  return /[a-h]/.test(token[1]) ? `${from} to slot ${token[1]}` : `${from} to foundation ${token[1]}`;
+}
+
+els.hint.addEventListener("click", askHint);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "?" && !event.ctrlKey && !event.metaKey && !event.altKey && !(event.target instanceof HTMLInputElement)) askHint();
 });
 
 els.resultAgain.addEventListener("click", () => {

@@ -165,6 +165,35 @@ async function load() {
   }
   wire();
   go(moveFromHash() ?? 0);
+  analyse(data.game);
+}
+
+// The solver's verdict on where the game was lost; it can take a few seconds, so it comes after.
+async function analyse(game) {
+  if (game.status === "won") return;
+  const panel = $("analysis");
+  const text = $("analysis-text");
+  panel.hidden = false;
+  text.textContent = "The solver is looking for where a win slipped away…";
+  const answer = await api(`/api/games/${root.dataset.game}/analysis`);
+  if (!answer.ok) {
+    panel.hidden = true;
+    return;
+  }
+  const { verdict, seq, line } = answer.data;
+  const jump = $("analysis-jump");
+  const shown = $("analysis-line");
+  if (verdict === "never") text.textContent = "This deal could not be won from the start: no play would have surrounded the Sultan.";
+  else if (verdict === "unknown") text.textContent = "The solver could not decide this game in its time.";
+  else {
+    text.textContent = seq === steps.length - 1
+      ? "A win was still possible when the game ended."
+      : `A win was still possible until move ${seq}; after move ${seq + 1} it no longer was.`;
+    jump.hidden = false;
+    jump.onclick = () => go(seq);
+    shown.hidden = false;
+    shown.textContent = `A winning line from move ${seq}: ${line.slice(0, 24).join(" ")}${line.length > 24 ? " …" : ""} (${line.length} moves)`;
+  }
 }
 
 load();

@@ -28,7 +28,7 @@ export class ResultsView {
         race.open_deal ? h("span", { class: "r-tag is-open" }, "open deal") : "",
         `${variantLabel} · deal `, h("strong", { class: "results-seed" }, `#${race.seed}`),
       );
-      this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : "Deal"} #${race.seed}`;
+      this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : race.winnable_deal ? "Winnable deal" : "Deal"} #${race.seed}`;
     }
     const rematch = race.rematch ?? null;
     show(this.#link, Boolean(rematch));

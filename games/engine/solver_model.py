@@ -132,3 +132,21 @@ def redeal_order(seed: int, redeal: int, length: int) -> tuple[int, ...]:
 def redeal_number(redeals_left: int) -> int:
     """Redeal k of RULES.md is made with `redeals_left == 3 - k` before it."""
     return REDEALS - redeals_left + 1
+
+
+class Pass:
+    """One pass's fixed card sequence, with where each card lies in it."""
+
+    __slots__ = ("cards", "key", "length", "of_suit", "where")
+
+    def __init__(self, cards: tuple[Card, ...], key: int) -> None:
+        self.cards = cards
+        self.key = key
+        self.length = len(cards)
+        where = [0] * 52
+        for i, card in enumerate(cards):
+            where[card] |= 1 << i
+        self.where = where
+        self.of_suit = [0] * 4
+        for card in range(52):
+            self.of_suit[SUIT_OF[card]] |= where[card]

@@ -7,11 +7,12 @@ sorted tuple, and the foundations as one int. The reserve is a multiset
 because which slot holds a card never changes what can happen: a refill lands
 in the slot just emptied, and an empty slot takes any card.
 
-The search runs in rounds. The early rounds cap the nodes spent below each
-redeal, so that one hopeless last pass cannot eat the budget before other
-ways through the first passes are tried; the last round has no caps. A
-position joins the lost table only when it was searched with no cap cutting
-anything below it, so the table holds proofs, never guesses.
+The search runs in rounds (see `rounds`). Capped rounds limit the nodes
+spent below each redeal, so that one hopeless last pass cannot eat the budget
+before other ways through the first passes are tried; uncapped rounds can
+finish a proof. A position joins the lost table only when it was searched
+with no cap cutting anything below it, so the table holds proofs, never
+guesses, and it carries over from round to round.
 
 The winning line comes back as internal steps; `solver.py` turns them into
 notation by playing them on the engine.
@@ -30,10 +31,12 @@ from games.engine.solver_model import (
     SUIT_OF,
     WON_FOUNDATIONS,
     Card,
+    Pass,
     Position,
     redeal_number,
     redeal_order,
 )
+from games.engine.solver_relax import suit_stuck
 
 # Internal steps; a non-negative step is "play this reserve card".
 DRAW: Final = -1
@@ -94,24 +97,6 @@ class _Capped(Exception):
     """A round's cap below some redeal is spent: that subtree is left undecided."""
 
 
-class _Pass:
-    """One pass's fixed card sequence, with where each card lies in it."""
-
-    __slots__ = ("cards", "key", "length", "of_suit", "where")
-
-    def __init__(self, cards: tuple[Card, ...], key: int) -> None:
-        self.cards = cards
-        self.key = key
-        self.length = len(cards)
-        where = [0] * 52
-        for i, card in enumerate(cards):
-            where[card] |= 1 << i
-        self.where = where
-        self.of_suit = [0] * 4
-        for card in range(52):
-            self.of_suit[SUIT_OF[card]] |= where[card]
-
-
 class Search:
     """One solve: the budget, the table of lost positions and the line found."""
 
@@ -130,7 +115,7 @@ class Search:
         # Which cards the foundations take, per foundations value met.
         self.masks: dict[int, tuple[int, int]] = {}
         self.stuck: dict[tuple[int, int, int], bool] = {}
-        self.passes: dict[tuple[int, tuple[Card, ...]], _Pass] = {}
+        self.passes: dict[tuple[int, tuple[Card, ...]], Pass] = {}
         self.line: list[int] = []
         self.seed = start.seed
         self.slots = start.slots
@@ -168,16 +153,16 @@ class Search:
             if collecting:
                 gc.enable()
 
-    def _pass(self, redeals_left: int, cards: tuple[Card, ...]) -> _Pass:
+    def _pass(self, redeals_left: int, cards: tuple[Card, ...]) -> Pass:
         key = (redeals_left, cards)
         found = self.passes.get(key)
         if found is None:
-            found = self.passes[key] = _Pass(cards, len(self.passes))
+            found = self.passes[key] = Pass(cards, len(self.passes))
         return found
 
     def _node(
         self,
-        p: _Pass,
+        p: Pass,
         drawn: int,
         waste: int,
         reserve: tuple[Card, ...],
@@ -217,7 +202,7 @@ class Search:
 
     def _children(
         self,
-        p: _Pass,
+        p: Pass,
         drawn: int,
         waste: int,
         reserve: tuple[Card, ...],
@@ -269,7 +254,7 @@ class Search:
             if card != previous and takes >> card & 1:
                 previous = card
                 # The refill only moves a card from one free place to another
-                # in `_stuck`'s reckoning: only the played card's suit changes.
+                # in `suit_stuck`'s reckoning: only the played card's suit changes.
                 if not (binding and self._stuck(SUIT_OF[card], p, waste, _play(card, foundations))):
                     steps.append(card)
         if stock_left:
@@ -314,20 +299,20 @@ class Search:
             line.pop()
         return False
 
-    def _stuck(self, suit: int, p: _Pass, waste: int, foundations: int) -> bool:
-        """`_stuck`, remembered: many positions share a suit's waste and foundations."""
+    def _stuck(self, suit: int, p: Pass, waste: int, foundations: int) -> bool:
+        """`suit_stuck`, remembered: many positions share a suit's waste and foundations."""
         bits = waste & p.of_suit[suit]
         if not bits:
             return False
         key = (p.key, bits, (foundations >> (8 * suit)) & 255)
         known = self.stuck.get(key)
         if known is None:
-            known = self.stuck[key] = _stuck(suit, p, bits, foundations)
+            known = self.stuck[key] = suit_stuck(suit, p, bits, foundations)
         return known
 
     def _redeal(
         self,
-        p: _Pass,
+        p: Pass,
         drawn: int,
         waste: int,
         reserve: tuple[Card, ...],
@@ -380,52 +365,39 @@ def _play(card: Card, foundations: int) -> int:
     return foundations + (1 << LO_SHIFT[card])
 
 
-def _stuck(suit: int, p: _Pass, bits: int, foundations: int) -> bool:
-    """Can this suit's waste cards not go up top-down, even with every other card at hand?
-
-    A relaxation of the last pass of `sultan`, where the waste only loses its
-    top card: its cards of one suit must go up in top-down order, while every
-    card off the waste is taken to be at hand whenever wanted. A waste card
-    needs a foundation one rank below it. If one does not stand there, the
-    higher foundation still below it is raised with free cards: what that
-    needs is a subset of what raising the lower one needs, and the lower one
-    can still follow with the free cards saved. Free cards are spent only when
-    a waste card needs them, since they never stop being at hand. So this
-    greedy play fails only when every order fails, and then the real
-    position, which has fewer cards at hand, is lost too.
-
-    `bits` is the waste's mask restricted to the suit's cards.
-    """
-    shift = 8 * suit
-    lo = (foundations >> shift) & 15
-    hi = (foundations >> (shift + 4)) & 15
-    base = 13 * suit - 1  # the card id of rank r is base + r
-    cards = p.cards
-    ranks: list[int] = []  # the suit's waste cards, top first
-    count = [0] * 14
-    while bits:
-        pos = bits.bit_length() - 1
-        bits ^= 1 << pos
-        rank = cards[pos] - base
-        ranks.append(rank)
-        count[rank] += 1
-    # Free: two copies of each rank, less those on foundations and on the waste.
-    free = [2 - (hi >= rank) - (lo >= rank) - count[rank] for rank in range(13)]
-    for rank in ranks:
-        need = rank - 1
-        if hi == need:
-            hi = rank
-            continue
-        if lo == need:
-            lo = rank
-            continue
-        start = hi if hi < need else lo
-        for r in range(start + 1, rank):
-            if not free[r]:
-                return True
-            free[r] -= 1
-        if start == hi:
-            hi = rank
-        else:
-            lo = rank
-    return False
+# SAFE MOVES. A move is made without trying the others when every line from
+# the position can be matched, move for move, by a line that starts with it.
+# Write A for the position after the move and B for the position without it;
+# each case shows that A can copy any line of B (skipping B's moves that A has
+# made already) and reach a win whenever B does.
+#
+# Which copy. Let X go up on a foundation of its suit whose top is one rank
+# below it. If the *lower* foundation of the suit takes X, then either the
+# other foundation already holds X's rank, so X is the last copy left and no
+# other card could ever use that place, or both foundations stand one below
+# X, so they are alike and whichever copy B plays first, A plays it on the
+# other one. Either way A's foundations are B's plus X, and the one card B
+# may later put there, X itself, is one A has already put up.
+#
+# Where it was. X leaves the waste or a slot, and nothing else changes unless
+# the rules react to that:
+# - `pysolfc` waste: the waste keeps its order through every redeal (turned
+#   over, never shuffled), so A's waste and stock are B's with X left out; B's
+#   moves of X (drawing it, putting it in a slot) are skipped and its other
+#   moves find the same cards on top. A has at least as many empty slots.
+# - `pysolfc` slot: A has an empty slot where B has X; an empty slot takes
+#   any waste card, and B's X only ever goes up.
+# - `sultan` waste, no redeal left: no shuffle will read the waste again and
+#   refills come from the stock, which A and B share; as for `pysolfc`.
+# - `sultan` slot, no redeal left and the stock empty: no refill follows
+#   either way, and B's slot can only ever send X up.
+# Not safe: a `sultan` waste card with a redeal left (the waste's length sets
+# the next shuffle), or a `sultan` slot card while the stock has cards (the
+# refill takes its top card, and B may keep X to pull in a later card).
+#
+# The twin below. In the last pass of `sultan`, if the waste's top card X
+# goes up on either foundation and its other copy lies further down the same
+# waste, then nothing can go on the foundation B keeps at X's rank minus one
+# before X itself leaves the waste (the copy below comes out only after), and
+# X then goes on whichever of the two foundations is at that rank: A's line
+# plays the same cards on foundations that are B's up to which is which.

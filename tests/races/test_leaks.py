@@ -26,6 +26,7 @@ RACE_KEYS = {
     "status",
     "host",
     "open_deal",
+    "winnable_deal",
     "time_limit_s",
     "seat_limit",
     "starts_at",

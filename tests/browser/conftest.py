@@ -44,7 +44,9 @@ def live() -> Iterator[LiveServer]:
             yield server
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API marks an event loop as running in this
+# thread for as long as it is open, and asyncio tests after it would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")

@@ -66,6 +66,7 @@ def test_solve_command_prints_a_row_per_deal_a_summary_and_a_csv(tmp_path: Path)
         ("1", "sultan-8", "won"),
     ]
     assert all(int(r["moves"]) > 0 for r in rows)
+    assert all(0 < int(r["greedy_played"]) <= 95 for r in rows)
 
 
 def test_solve_command_reports_unknown_when_the_budget_is_tiny() -> None:

@@ -13,7 +13,7 @@ from games.engine import VARIANTS
 from games.engine.solver import DEFAULT_MAX_NODES
 from games.engine.solver_batch import DealResult, parse_deals, solve_deals
 
-CSV_FIELDS = ("deal", "variant", "status", "nodes", "seconds", "moves", "greedy")
+CSV_FIELDS = ("deal", "variant", "status", "nodes", "seconds", "moves", "greedy", "greedy_played")
 
 
 class Command(BaseCommand):
@@ -69,7 +69,16 @@ def _write_csv(path: Path, rows: list[DealResult]) -> None:
         writer.writerow(CSV_FIELDS)
         for r in rows:
             writer.writerow(
-                (r.seed, r.variant, r.status, r.nodes, f"{r.seconds:.4f}", r.moves, r.greedy)
+                (
+                    r.seed,
+                    r.variant,
+                    r.status,
+                    r.nodes,
+                    f"{r.seconds:.4f}",
+                    r.moves,
+                    r.greedy,
+                    r.greedy_played,
+                )
             )
 
 

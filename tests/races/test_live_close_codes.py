@@ -34,7 +34,8 @@ async def _close_code(ws) -> int | None:
     with contextlib.suppress(websockets.exceptions.ConnectionClosed):
         async for _ in ws:
             pass
-    return ws.close_code
+    code: int | None = ws.close_code
+    return code
 
 
 async def test_an_oversized_frame_closes_the_socket_with_4009(server):

@@ -1,277 +1,293 @@
 """Load a race server with racers on real websockets and print what it holds.
 
-Starts Daphne (embedded defaults, or PostgreSQL + Redis with --real), seats N
-racers in races of 8 on open deals, has each play a recorded game at a set
-pace, and prints moves acknowledged per second, acknowledgement and progress
-delivery latency (p50/p99), lost and duplicated moves, the server's memory,
-and the same client against a bare echo websocket app on the same stack.
+Starts the production topology (deploy/serve_prod.py: DEBUG off, nginx in front)
+with one or two Daphne processes, on PostgreSQL and Redis or on SQLite and the
+in-memory channel layer (one process only); seats racers in races of 8 on open
+deals over HTTP, and has each play a recorded game over a websocket, at a
+human pace with bursts (bench/racers.py, HumanPace) or at a fixed pace.
+Several client processes share the racers, so the client is not the limit.
 
-    .venv/bin/python bench/race_load.py --racers 64 --pace-ms 0
-    .venv/bin/python bench/race_load.py --racers 64 --real
+Prints moves acknowledged per second, acknowledgement and progress-delivery
+latency (p50/p99), lost and duplicated moves, the database against the
+acknowledgements, and the memory of each Daphne process and of Redis before,
+right after and a while after each round (a second round shows whether
+memory grows). Exits non-zero if a move was lost, duplicated or not stored.
+
+    .venv/bin/python bench/race_load.py --processes 2 --racers 504 --moves 60 --clients 2
+    .venv/bin/python bench/race_load.py --processes 1 --store sqlite --racers 64 --pace-ms 0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
-import sqlite3
-import statistics
+import multiprocessing
+import random
 import sys
 import time
-from datetime import datetime
-from contextlib import ExitStack
 from dataclasses import dataclass, field
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-import websockets
+from bench.faults.harness import production  # noqa: E402
+from bench.racers import (  # noqa: E402
+    SEAT,
+    FixedPace,
+    HumanPace,
+    Pace,
+    Racer,
+    Tally,
+    audit,
+    latency_line,
+    recorded_game,
+    rss_mb,
+    seat_races,
+    stored_moves,
+)
+from deploy.serve_prod import Topology  # noqa: E402
 
-from games.engine import apply, legal_moves, new_game
-from tests.live import WebClient
-from tests.servers import daphne, database_env
-
-VARIANT = "sultan"
-SEAT = 8
-
-
-def recorded_game(seed: int, limit: int) -> list[str]:
-    """A greedy game on the deal: foundation plays first, then draw or redeal."""
-    state, tokens = new_game(seed, VARIANT), []
-    while state.status == "playing" and len(tokens) < limit:
-        moves = legal_moves(state)
-        plays = [m for m in moves if m not in ("draw", "redeal")]
-        token = plays[0] if plays else moves[0]
-        state = apply(state, token)
-        tokens.append(token)
-    return tokens
+ROUND_TIMEOUT_S = 600.0
+SETTLE_S = 5.0
 
 
 @dataclass
-class Stats:
-    ack_ms: list[float] = field(default_factory=list)
-    progress_ms: list[float] = field(default_factory=list)
-    sent: int = 0
-    acked: int = 0
-    rejected: int = 0
-    duplicates: int = 0
-    sent_at: dict[tuple[int, int], float] = field(default_factory=dict)
+class RacerRecord:
+    """What the audit needs of a racer, sent back from a client process."""
+
+    game: int | None
+    ledger: dict[str, Any]
+    acked: dict[str, int]
+    duplicates: set[str]
 
 
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+@dataclass
+class ClientResult:
+    tally: Tally
+    racers: list[RacerRecord]
+    started: float  # wall clock, when its races started
+    ended: float
+    connect_s: float
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+@dataclass
+class Memory:
+    daphne_mb: list[float]
+    redis_mb: float | None
+
+    def line(self) -> str:
+        processes = ", ".join(f"{mb:.0f}" for mb in self.daphne_mb)
+        redis = "" if self.redis_mb is None else f"; Redis {self.redis_mb:.1f} MB"
+        return f"Daphne {processes} MB{redis}"
 
 
-class Racer:
-    def __init__(self, web: WebClient, code: str, tokens: list[str], stats: Stats) -> None:
-        self.web, self.code, self.tokens, self.stats = web, code, tokens, stats
-        self.ws: Any = None
-        self.player = 0
-        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self.started = asyncio.Event()
-        self.ended = asyncio.Event()
-        self.starts_at = 0.0
-
-    async def open(self, ws_base: str) -> None:
-        self.ws = await self.web.connect(ws_base, f"/ws/races/{self.code}/")
-        self.reader = asyncio.create_task(self.read())
-
-    async def read(self) -> None:
-        async for raw in self.ws:
-            now = time.perf_counter()
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind in ("ack", "reject"):
-                future = self.waiting.pop(message["id"], None)
-                if future is not None:
-                    future.set_result(message)
-            elif kind == "progress" and message["player"] != self.player:
-                sent = self.stats.sent_at.get((message["player"], message["seq"]))
-                if sent is not None:
-                    self.stats.progress_ms.append((now - sent) * 1000)
-            elif kind == "snapshot":
-                self.player = message["you"]["player"]
-                if message["race"]["status"] == "running" and message["you"]["game"]:
-                    # The server's clock and ours are the same machine's.
-                    self.starts_at = datetime.fromisoformat(message["race"]["starts_at"]).timestamp()
-                    self.started.set()
-            elif kind == "end":
-                self.ended.set()
-
-    async def play(self, pace_s: float) -> None:
-        await self.started.wait()
-        await asyncio.sleep(max(0.0, self.starts_at - time.time()) + 0.05)
-        seq = 0
-        for i, token in enumerate(self.tokens):
-            move_id = f"{self.player}-{i}"
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            self.waiting[move_id] = future
-            sent = time.perf_counter()
-            self.stats.sent_at[(self.player, seq + 1)] = sent
-            self.stats.sent += 1
-            await self.ws.send(json.dumps({"type": "move", "token": token, "id": move_id, "seq": seq}))
-            answer = await asyncio.wait_for(future, 30)
-            self.stats.ack_ms.append((time.perf_counter() - sent) * 1000)
-            if answer["type"] == "ack":
-                self.stats.acked += 1
-                self.stats.duplicates += answer["duplicate"]
-                seq = answer["seq"]
-            else:
-                self.stats.rejected += 1
-                print("rejected:", answer, file=sys.stderr)
-                return
-            if pace_s:
-                await asyncio.sleep(pace_s)
+@dataclass
+class Round:
+    results: list[ClientResult] = field(default_factory=list)
+    memory: dict[str, Memory] = field(default_factory=dict)
 
 
-async def run_race_load(base: str, ws_base: str, racers: int, pace_s: float, moves: int) -> tuple[Stats, float]:
-    stats = Stats()
-    crew: list[Racer] = []
-    for r in range(racers // SEAT):
-        deal = 1000 + r
-        tokens = recorded_game(deal, moves)
-        host = WebClient(base)
-        _, url = host.post(
-            "/races/new",
-            {"nickname": f"host{r}", "time_limit": 60, "seats": SEAT, "deal": deal, "variant": VARIANT},
+def pace_for(args: argparse.Namespace, rng: random.Random) -> Pace:
+    if args.pace_ms is not None:
+        return FixedPace(args.pace_ms / 1000)
+    return HumanPace(rng, median_s=args.median_s)
+
+
+async def client(
+    base: str,
+    ws_base: str,
+    deals: list[int],
+    args: argparse.Namespace,
+    barrier: Barrier,
+    seed: int,
+) -> ClientResult:
+    """One client process's share of the races: seated, connected, started, played."""
+    rng = random.Random(seed)
+    seated = await asyncio.to_thread(seat_races, base, deals)
+    tally = Tally()
+    crews = [
+        [
+            Racer(c, ws_base, race.code, recorded_game(race.deal, args.moves), tally, race.code)
+            for c in race.clients
+        ]
+        for race in seated
+    ]
+    racers = [r for crew in crews for r in crew]
+    for racer in racers:
+        racer.sync_patience_s = args.sync_patience_ms / 1000
+    connecting = time.perf_counter()
+    for racer in racers:
+        await racer.open()
+    await asyncio.gather(*(r.ready.wait() for r in racers))
+    connect_s = time.perf_counter() - connecting
+    await asyncio.to_thread(barrier.wait, 120)  # every client connected: start together
+    for crew in crews:
+        await crew[0].send({"type": "start"})
+    await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in racers)), 60)
+    started = time.time()
+    await asyncio.gather(*(r.play(pace_for(args, random.Random(rng.random()))) for r in racers))
+    ended = time.time()
+    await asyncio.sleep(0.5)  # the last progress messages
+    for racer in racers:
+        await racer.close()
+    tally.sent_at.clear()  # large, and only used in this process
+    tally.progress_seen.clear()
+    tally.progress_log.clear()
+    records = [
+        RacerRecord(r.game, {k: v.attempts for k, v in r.ledger.items()}, r.acked, r.duplicates)
+        for r in racers
+    ]
+    return ClientResult(tally, records, started, ended, connect_s)
+
+
+def client_process(
+    base: str,
+    ws_base: str,
+    deals: list[int],
+    args: argparse.Namespace,
+    barrier: Barrier,
+    seed: int,
+    out: Any,
+) -> None:
+    try:
+        out.put(asyncio.run(client(base, ws_base, deals, args, barrier, seed)))
+    except BaseException as failure:
+        barrier.abort()
+        out.put(failure)
+        raise
+
+
+def memory(topo: Topology) -> Memory:
+    redis_mb = None
+    url = topo.env.get("REDIS_URL")
+    if url:
+        import redis
+
+        info = redis.Redis.from_url(url, socket_timeout=5).info("memory")
+        redis_mb = int(info["used_memory"]) / 2**20
+    return Memory([rss_mb(p.pid) for p in topo.daphnes.values()], redis_mb)
+
+
+def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Round:
+    done = Round()
+    races = args.racers // SEAT
+    deals = list(range(first_deal, first_deal + races))
+    shares = [deals[i :: args.clients] for i in range(args.clients)]
+    shares = [share for share in shares if share]
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(len(shares))
+    out = context.Queue()
+    done.memory["before"] = memory(topo)
+    workers = [
+        context.Process(
+            target=client_process,
+            args=(topo.url, topo.ws_url, share, args, barrier, args.seed + i, out),
         )
-        code = url.rstrip("/").rsplit("/", 1)[1]
-        crew.append(Racer(host, code, tokens, stats))
-        for s in range(1, SEAT):
-            guest = WebClient(base)
-            guest.post(f"/r/{code}/join", {"nickname": f"r{r}-{s}"})
-            crew.append(Racer(guest, code, tokens, stats))
-    for racer in crew:
-        await racer.open(ws_base)
-    await asyncio.sleep(0.5)
-    for host in crew[::SEAT]:
-        await host.ws.send(json.dumps({"type": "start"}))
-    await asyncio.gather(*(r.started.wait() for r in crew))
-    start = time.perf_counter()
-    await asyncio.gather(*(r.play(pace_s) for r in crew))
-    elapsed = time.perf_counter() - start
-    await asyncio.sleep(0.5)  # late progress messages
-    for racer in crew:
-        await racer.ws.close()
-    return stats, elapsed
+        for i, share in enumerate(shares)
+    ]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        result = out.get(timeout=ROUND_TIMEOUT_S)
+        if isinstance(result, BaseException):
+            raise RuntimeError("a client process failed") from result
+        done.results.append(result)
+    for worker in workers:
+        worker.join(30)
+    done.memory["right after"] = memory(topo)
+    time.sleep(SETTLE_S)
+    done.memory[f"{SETTLE_S:.0f} s later"] = memory(topo)
+    return done
 
 
-async def run_echo(ws_base: str, sockets: int, frames: int) -> tuple[float, list[float]]:
-    latencies: list[float] = []
+def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> list[str]:
+    failures: list[str] = []
+    store = "SQLite + in-memory layer" if args.store == "sqlite" else "PostgreSQL + Redis"
+    pace = (
+        f"{args.pace_ms:g} ms"
+        if args.pace_ms is not None
+        else f"human (median {args.median_s} s, bursts)"
+    )
+    pace += f", sync patience {args.sync_patience_ms:g} ms"
+    print(
+        f"race load: {args.racers} racers in races of {SEAT}, {len(topo.ports)} Daphne"
+        f" process(es) behind nginx, {store}, pace {pace}, {args.moves} moves each at most,"
+        f" {args.clients} client process(es)"
+    )
+    for n, done in enumerate(rounds, start=1):
+        tally = Tally()
+        for result in done.results:
+            tally.merge(result.tally)
+        elapsed = max(r.ended for r in done.results) - min(r.started for r in done.results)
+        final_rejects = sum(tally.rejected.values()) - tally.rejected["unavailable"]
+        lost = tally.sent - tally.acked - final_rejects
+        games = [r.game for result in done.results for r in result.racers if r.game]
+        rows = stored_moves(topo.env, games)
+        check = audit([r for result in done.results for r in result.racers], rows)
+        print(f"round {n}:")
+        print(f"  connected in           {max(r.connect_s for r in done.results):8.1f} s")
+        print(
+            f"  moves acknowledged     {tally.acked:>8}  in {elapsed:6.1f} s"
+            f"  = {tally.acked / elapsed:6.0f} moves/s"
+        )
+        print(latency_line("ack latency", tally.ack_ms))
+        print(latency_line("progress delivery", tally.progress_ms))
+        print(f"  lost (sent, no answer) {lost:>8}")
+        print(f"  refused                {final_rejects:>8}  {dict(tally.rejected) or ''}")
+        print(f"  duplicated (retries)   {tally.recovered:>8}")
+        print(f"  socket drops           {tally.drops:>8}")
+        print(f"  snapshots asked (gaps) {tally.syncs:>8}")
+        print("\n".join(check.lines()))
+        for label, mem in done.memory.items():
+            print(f"  memory {label:<15} {mem.line()}")
+        if lost or not check.ok or check.stored != check.acked or tally.failures:
+            failures.append(f"round {n}: lost, unstored or failed moves")
+            failures += tally.failures[:10]
+    return failures
 
-    async def one() -> None:
-        async with websockets.connect(ws_base + "/") as ws:
-            payload = json.dumps({"type": "move", "token": "draw", "id": "x" * 8, "seq": 0})
-            for _ in range(frames):
-                sent = time.perf_counter()
-                await ws.send(payload)
-                await ws.recv()
-                latencies.append((time.perf_counter() - sent) * 1000)
 
-    start = time.perf_counter()
-    await asyncio.gather(*(one() for _ in range(sockets)))
-    return sockets * frames / (time.perf_counter() - start), latencies
-
-
-def stored_moves(env: dict[str, str]) -> int:
-    query = "SELECT count(*) FROM games_move WHERE token <> 'timeout'"
-    if env.get("DATABASE_URL", "").startswith("postgres"):
-        import psycopg
-
-        with psycopg.connect(env["DATABASE_URL"]) as conn:
-            row = conn.execute(query).fetchone()
-    else:
-        with sqlite3.connect(env["SQLITE_PATH"]) as conn:
-            row = conn.execute(query).fetchone()
-    return int(row[0]) if row else 0
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--racers", type=int, default=64, help="a multiple of 8")
-    parser.add_argument("--pace-ms", type=float, default=0, help="pause after each ack")
-    parser.add_argument("--moves", type=int, default=150, help="moves per racer at most")
-    parser.add_argument("--real", action="store_true", help="PostgreSQL and Redis instead of SQLite and memory")
+    parser.add_argument("--processes", type=int, default=2, help="Daphne processes")
+    parser.add_argument("--store", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--moves", type=int, default=60, help="moves per racer at most")
+    parser.add_argument("--median-s", type=float, default=1.0, help="human pace: median gap")
+    parser.add_argument("--pace-ms", type=float, default=None, help="a fixed pace instead")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--sync-patience-ms",
+        type=float,
+        default=0,
+        help="how long a version gap may stay open before asking for a snapshot",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="rounds, on new races each")
+    parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
     if args.racers % SEAT:
         parser.error("--racers must be a multiple of 8")
-
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("REDIS_URL", None)
-    if args.real:
-        os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-        redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3")
-    with ExitStack() as stack:
-        env = stack.enter_context(database_env("bench"))
-        env.update({"SULTAN_RACE_COUNTDOWN_S": "1", "SULTAN_WS_RATE_PER_S": "1000", "DJANGO_LOG_LEVEL": "WARNING"})
-        if args.real:
-            env["REDIS_URL"] = redis
-        server = stack.enter_context(daphne(env))
-        rss_before = rss_mb(server.process.pid)
-        stats, elapsed = asyncio.run(
-            run_race_load(server.url, server.ws_url, args.racers, args.pace_ms / 1000, args.moves)
-        )
-        rss_after = rss_mb(server.process.pid)
-        stored = stored_moves(env)
-
-        echo_env = {**env, "DJANGO_SETTINGS_MODULE": "sultan_site.settings"}
-        with daphne_app(echo_env, "bench.echo_asgi:application") as echo:
-            echo_rate, echo_ms = asyncio.run(
-                run_echo(echo.ws_url, args.racers, max(1, stats.sent // args.racers))
-            )
-
-    rate = stats.acked / elapsed
-    backend = "PostgreSQL + Redis" if args.real else "SQLite + in-memory layer"
-    print(f"race server ({backend}), one Daphne process, {args.racers} racers in races of {SEAT}, pace {args.pace_ms:g} ms")
-    print(f"  moves acknowledged     {stats.acked:>8}  in {elapsed:6.2f} s  = {rate:8.0f} moves/s")
-    print(f"  ack latency            p50 {pct(stats.ack_ms, .5):7.1f} ms   p99 {pct(stats.ack_ms, .99):7.1f} ms")
-    print(f"  progress delivery      p50 {pct(stats.progress_ms, .5):7.1f} ms   p99 {pct(stats.progress_ms, .99):7.1f} ms   ({len(stats.progress_ms)} deliveries)")
-    print(f"  lost (sent, not acked) {stats.sent - stats.acked - stats.rejected:>8}")
-    print(f"  rejected               {stats.rejected:>8}")
-    print(f"  duplicated             {stats.duplicates:>8}")
-    print(f"  stored vs acknowledged {stored:>8} / {stats.acked}")
-    print(f"  server memory          {rss_before:.0f} MB before, {rss_after:.0f} MB after")
-    print(f"bare echo, same client and stack: {echo_rate:8.0f} msgs/s, p50 {pct(echo_ms, .5):.1f} ms, p99 {pct(echo_ms, .99):.1f} ms")
-    print(f"race / echo: {rate / echo_rate:.2f}")
-    if stats.sent != stats.acked or stats.duplicates or stored != stats.acked:
-        sys.exit("FAILED: lost, duplicated or unstored moves")
-
-
-from contextlib import contextmanager  # noqa: E402
-
-
-@contextmanager
-def daphne_app(env: dict[str, str], app: str):  # type: ignore[no-untyped-def]
-    import subprocess
-
-    from tests.servers import free_port
-
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        time.sleep(1.5)
-        yield type("Echo", (), {"ws_url": f"ws://127.0.0.1:{port}"})
-    finally:
-        process.terminate()
-        process.wait(10)
+    if args.store == "sqlite" and args.processes != 1:
+        parser.error("SQLite and the in-memory channel layer serve one process only")
+    redis_url = "" if args.store == "sqlite" else None
+    options: dict[str, Any] = {"processes": args.processes, "store": args.store}
+    if redis_url is not None:
+        options["redis_url"] = redis_url
+    with production("bench_load", **options) as prod:
+        rounds = [
+            run_round(prod.topo, args, first_deal=1000 + n * args.racers)
+            for n in range(args.rounds)
+        ]
+        failures = report(prod.topo, args, rounds)
+    if failures:
+        print("FAILED:\n  " + "\n  ".join(failures))
+        return 1
+    print("OK")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -17,12 +17,13 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -140,6 +141,7 @@ class Tally:
     rejected: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     drops: int = 0
+    syncs: int = 0  # snapshots asked for on a version gap
     failures: list[str] = field(default_factory=list)
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)
     progress_seen: set[tuple[int, int, int]] = field(default_factory=set)
@@ -156,6 +158,7 @@ class Tally:
         self.rejected += other.rejected
         self.errors += other.errors
         self.drops += other.drops
+        self.syncs += other.syncs
         self.failures += other.failures
 
 
@@ -184,7 +187,11 @@ class Racer:
         self.game: int | None = None
         self.seq = 0
         self.seen = 0  # the last race version applied
+        self.ahead: set[int] = set()  # versions heard past a gap
         self.syncing = False
+        # How long a gap may stay open before asking for a snapshot (0: at once,
+        # as docs/protocol.md says and the race page does).
+        self.sync_patience_s = 0.0
         self.status = "lobby"
         self.starts_at = 0.0
         self.ledger: dict[str, Sent] = {}
@@ -290,6 +297,7 @@ class Racer:
     def _on_snapshot(self, message: dict[str, Any], now: float) -> None:
         self.player = message["you"]["player"]
         self.seen = int(message["v"])
+        self.ahead = {v for v in self.ahead if v > self.seen}
         self.syncing = False
         self.status = message["race"]["status"]
         game = message["you"]["game"]
@@ -310,15 +318,30 @@ class Racer:
     def _apply_version(self, version: int) -> None:
         if version <= self.seen:
             return
-        if version == self.seen + 1:
-            self.seen = version
+        if version > self.seen + 1:
+            # A gap: missed, or only overtaken (two processes, or two sockets of
+            # one, publish in commit order only by chance).
+            self.ahead.add(version)
+            if self.sync_patience_s:
+                self._background(self._sync_unless_filled(version))
+            else:
+                self._ask_sync()
             return
-        self._ask_sync()
+        self.seen = version
+        while self.seen + 1 in self.ahead:
+            self.seen += 1
+        self.ahead = {v for v in self.ahead if v > self.seen}
+
+    async def _sync_unless_filled(self, version: int) -> None:
+        await asyncio.sleep(self.sync_patience_s)
+        if self.seen < version:
+            self._ask_sync()
 
     def _ask_sync(self) -> None:
         if self.syncing or self.ws is None:
             return
         self.syncing = True
+        self.tally.syncs += 1
         self._background(self._send({"type": "sync", "v": self.seen}))
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -473,21 +496,26 @@ class StoredMove:
     move_id: str
 
 
+def _query(env: dict[str, str], query: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    """Rows from the server's database: PostgreSQL, or the SQLite file its URL names."""
+    url = env.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=10) as conn:
+            return list(conn.execute(query, list(params)).fetchall())
+    path = url.removeprefix("sqlite:///") if url.startswith("sqlite") else env["SQLITE_PATH"]
+    with sqlite3.connect(path) as conn:
+        return list(conn.execute(query.replace("%s", "?"), list(params)).fetchall())
+
+
 def stored_moves(env: dict[str, str], games: Iterable[int]) -> list[StoredMove]:
     ids = sorted(set(games))
     if not ids:
         return []
     marks = ",".join(["%s"] * len(ids))
     query = f"SELECT game_id, seq, token, client_move_id FROM games_move WHERE game_id IN ({marks})"
-    url = env.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
-
-        with psycopg.connect(url, connect_timeout=10) as conn:
-            rows = conn.execute(query, ids).fetchall()
-    else:
-        with sqlite3.connect(env["SQLITE_PATH"]) as conn:
-            rows = conn.execute(query.replace("%s", "?"), ids).fetchall()
+    rows = _query(env, query, ids)
     return [StoredMove(int(g), int(s), str(t), str(m)) for g, s, t, m in rows]
 
 
@@ -517,7 +545,20 @@ class Audit:
         ]
 
 
-def audit(racers: Sequence[Racer], rows: Sequence[StoredMove]) -> Audit:
+class Ledgered(Protocol):
+    """What the audit reads of a racer (a Racer, or its record from another process)."""
+
+    @property
+    def game(self) -> int | None: ...
+    @property
+    def ledger(self) -> Mapping[str, Any]: ...
+    @property
+    def acked(self) -> Mapping[str, int]: ...
+    @property
+    def duplicates(self) -> AbstractSet[str]: ...
+
+
+def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
     """Compare what the racers sent and were told with what the database holds."""
     by_game: dict[int, list[StoredMove]] = {}
     for row in rows:
@@ -549,16 +590,7 @@ def audit(racers: Sequence[Racer], rows: Sequence[StoredMove]) -> Audit:
 def race_versions(env: dict[str, str], codes: Iterable[str]) -> dict[str, int]:
     wanted = sorted(set(codes))
     marks = ",".join(["%s"] * len(wanted))
-    query = f"SELECT code, version FROM games_race WHERE code IN ({marks})"
-    url = env.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
-
-        with psycopg.connect(url, connect_timeout=10) as conn:
-            rows = conn.execute(query, wanted).fetchall()
-    else:
-        with sqlite3.connect(env["SQLITE_PATH"]) as conn:
-            rows = conn.execute(query.replace("%s", "?"), wanted).fetchall()
+    rows = _query(env, f"SELECT code, version FROM games_race WHERE code IN ({marks})", wanted)
     return {str(c): int(v) for c, v in rows}
 
 

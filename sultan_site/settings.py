@@ -71,15 +71,26 @@ _database_url = env_url("DATABASE_URL", schemes={"postgres", "postgresql", "sqli
 if _database_url:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        options = DATABASES["default"].setdefault("OPTIONS", {})
         # A database that does not answer must fail a request in seconds, not
         # hold a worker thread for the kernel's TCP timeout (minutes).
-        DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
-            "DATABASE_CONNECT_TIMEOUT_S", 5
-        )
-        # No CONN_HEALTH_CHECKS: it costs a round trip before every query batch
-        # (5% of a race process's samples under load). A connection cut by a
-        # database restart fails one call instead, which the race socket
-        # answers with `unavailable` and the client retries.
+        options["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT_S", 5)
+        # Under ASGI every HTTP request runs in a thread of its own, and a
+        # persistent connection (CONN_MAX_AGE) stays with that thread: a burst
+        # of page loads opened one connection each until PostgreSQL refused
+        # more ("too many clients", bench/race_load.py seating 504 racers).
+        # A pool per process bounds them and reuses them across threads.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        options["pool"] = {
+            "min_size": 2,
+            "max_size": env_int("DATABASE_POOL_SIZE", 20),
+            # Waiting longer for a connection only delays the `unavailable` answer.
+            "timeout": env_int("DATABASE_POOL_TIMEOUT_S", 3),
+        }
+        # With a pool, a round trip before a connection is handed out: after a
+        # database restart the pooled connections are dead, and a page or a
+        # move would fail on each of them once.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {

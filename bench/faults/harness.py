@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Awaitable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -46,11 +46,18 @@ def production(
     *,
     processes: int = 2,
     redis_url: str = REDIS_URL,
+    store: str = "postgres",
     env: dict[str, str] | None = None,
 ) -> Iterator[Production]:
-    """The topology on a PostgreSQL database of its own, dropped afterwards."""
-    with fresh_postgres_database(label) as database_url, tempfile.TemporaryDirectory() as tmp:
+    """The topology on a database of its own (a fresh PostgreSQL database, dropped afterwards,
+    or with store="sqlite" a SQLite file); redis_url="" runs the in-memory channel layer."""
+    with ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
         Path(tmp).chmod(0o755)  # nginx's workers (nobody, under root) read the static files
+        if store == "sqlite":
+            database_url = f"sqlite:///{tmp}/bench.sqlite3"
+        else:
+            database_url = stack.enter_context(fresh_postgres_database(label))
         base = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
         base.update(
             DATABASE_URL=database_url,
@@ -62,23 +69,22 @@ def production(
             **(env or {}),
         )
         log_path = Path(tmp) / "servers.log"
-        with (
-            log_path.open("wb") as log,
+        log = stack.enter_context(log_path.open("wb"))
+        topo = stack.enter_context(
             topology(
                 base,
                 listen=free_port(),
                 ports=[free_port() for _ in range(processes)],
                 log=log,
-            ) as topo,
-        ):
-            production = Production(topo, log_path)
-            try:
-                yield production
-            finally:
-                # The whole log outlives the run, for the post-mortem of a failure.
-                kept = ROOT / "artifacts" / "faults" / f"{label}.log"
-                kept.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(log_path, kept)
+            )
+        )
+        try:
+            yield Production(topo, log_path)
+        finally:
+            # The whole log outlives the run, for the post-mortem of a failure.
+            kept = ROOT / "artifacts" / "faults" / f"{label}.log"
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(log_path, kept)
 
 
 async def crews(

@@ -6,13 +6,15 @@ unless stored."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from games.models import Game, Move
 from tests.races.conftest import Lobby
@@ -80,14 +82,17 @@ def _postgres_database() -> str | None:
 
 
 @pytest.fixture
-def test_database() -> str:
+def test_database() -> Iterator[str]:
     name = _postgres_database()
     if name is None:
         pytest.skip("closing a database to connections needs PostgreSQL")
-    return name
+    yield name
+    _allow_connections(name, True)
+    _drop_connection()  # this thread's, cut with the others: the teardown needs a live one
 
 
 def _allow_connections(name: str, allowed: bool) -> None:
+    """Open or close the test database; closing also cuts the connections it has."""
     import psycopg
 
     parts = urlsplit(POSTGRES_URL)
@@ -98,6 +103,19 @@ def _allow_connections(name: str, allowed: bool) -> None:
     )
     with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
         conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}')
+        if not allowed:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            )
+
+
+def _drop_connection() -> None:
+    """The test's own connection was cut too: give it back, the pool drops it (closing a cut
+    connection may fail as well)."""
+    with contextlib.suppress(DatabaseError):
+        connection.close()
 
 
 async def test_a_move_is_refused_while_the_database_is_away_and_accepted_after(
@@ -105,7 +123,6 @@ async def test_a_move_is_refused_while_the_database_is_away_and_accepted_after(
 ):
     alice = await connect(started.race, started.keys["alice"])
     await alice.drain()
-    # The socket's queries each open a connection (the races' conftest): none can now.
     await asyncio.to_thread(_allow_connections, test_database, False)
     try:
         frame = {"type": "move", "token": "draw", "id": "out-1", "seq": 0}
@@ -117,6 +134,7 @@ async def test_a_move_is_refused_while_the_database_is_away_and_accepted_after(
         assert (await alice.receive_until("error"))["code"] == "unavailable"
     finally:
         await asyncio.to_thread(_allow_connections, test_database, True)
+        await db(_drop_connection)()
     # The same move again, as a client retries it: stored once, answered.
     await alice.send(json.dumps(frame))
     accepted = await _answer(alice, "out-1")

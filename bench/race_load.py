@@ -250,6 +250,55 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
     return failures
 
 
+async def _echo_sockets(ws_base: str, sockets: int, frames: int) -> tuple[float, list[float]]:
+    import json
+
+    import websockets
+
+    latencies: list[float] = []
+    payload = json.dumps({"type": "move", "token": "draw", "id": "x" * 8, "seq": 0})
+
+    async def one() -> None:
+        async with websockets.connect(ws_base + "/") as ws:
+            for _ in range(frames):
+                sent = time.perf_counter()
+                await ws.send(payload)
+                await ws.recv()
+                latencies.append((time.perf_counter() - sent) * 1000)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(sockets)))
+    return sockets * frames / (time.perf_counter() - start), latencies
+
+
+def echo(sockets: int, frames: int) -> None:
+    """The ceiling: the same client against bench/echo_asgi.py on one Daphne process."""
+    import os
+    import subprocess
+
+    from deploy.serve_prod import get_status
+    from tests.servers import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-p", str(port), "bench.echo_asgi:application"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while get_status(f"http://127.0.0.1:{port}/") != 200 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        rate, ms = asyncio.run(_echo_sockets(f"ws://127.0.0.1:{port}", sockets, frames))
+    finally:
+        process.terminate()
+        process.wait(10)
+    print(f"bare echo, one Daphne process, {sockets} sockets: {rate:.0f} messages/s")
+    print(latency_line("echo round trip", ms))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--racers", type=int, default=64, help="a multiple of 8")
@@ -262,8 +311,11 @@ def main() -> int:
     parser.add_argument(
         "--sync-patience-ms",
         type=float,
-        default=0,
-        help="how long a version gap may stay open before asking for a snapshot",
+        default=500,
+        help="how long a version gap may stay open before asking for a snapshot (0: at once)",
+    )
+    parser.add_argument(
+        "--echo", action="store_true", help="also a bare echo websocket on one Daphne process"
     )
     parser.add_argument("--rounds", type=int, default=1, help="rounds, on new races each")
     parser.add_argument("--seed", type=int, default=3)
@@ -282,6 +334,8 @@ def main() -> int:
             for n in range(args.rounds)
         ]
         failures = report(prod.topo, args, rounds)
+    if args.echo:
+        echo(args.racers, frames=args.moves)
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
         return 1

@@ -57,7 +57,10 @@ def test_a_dead_database_makes_it_unavailable_and_names_the_database():
     with daphne(env, healthy=False) as server:
         status, body, took = _get(f"{server.url}/healthz")
     assert status == 503
-    assert body == {"status": "unavailable", "database": "error", "channel_layer": "ok"}
+    assert body["status"] == "unavailable"
+    assert body["channel_layer"] == "ok"
+    # Refused at once ("error"), or still being retried by the pool when the check gives up.
+    assert body["database"] in ("error", "timeout")
     assert took < 5
 
 

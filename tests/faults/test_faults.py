@@ -50,7 +50,7 @@ def test_a_redis_restart_keeps_moves_flowing_and_clients_converge():
 def test_a_database_outage_refuses_moves_clearly_and_the_race_resumes():
     output = _run(
         "db_outage.py",
-        *("--races", "1", "--before-s", "2", "--outage-s", "2", "--after-s", "3"),
+        *("--races", "1", "--before-s", "2", "--outage-s", "4", "--after-s", "3"),
         *("--timeout-s", "100"),
     )
     assert "/healthz during / after the outage  503 / 200" in output

@@ -22,9 +22,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -72,6 +74,56 @@ class ClientResult:
     started: float  # wall clock, when its races started
     ended: float
     connect_s: float
+    cpu_s: float  # this client process's CPU time while racing
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> Iterator[tuple[int, str]]:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                yield (
+                    int(entry.name),
+                    (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(),
+                )
+            except OSError:
+                continue
+
+
+def cpu_s(pid: int) -> float:
+    """User and system CPU seconds of a process so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def cpu_by_part(topo: Topology) -> dict[str, float]:
+    """CPU seconds so far of each part of the server: Daphne, PostgreSQL's backends for its
+    database, nginx, and the Redis server on REDIS_URL's port."""
+    database = topo.env["DATABASE_URL"].rsplit("/", 1)[-1]
+    redis_port = (topo.env.get("REDIS_URL") or "redis://x:0/").split(":")[-1].split("/")[0]
+    nginx = topo.nginx.pid if topo.nginx else -1
+    parts = {"Daphne": sum(cpu_s(p.pid) for p in topo.daphnes.values())}
+    parts["PostgreSQL"] = parts["nginx"] = parts["Redis"] = 0.0
+    for pid, cmdline in _processes():
+        if cmdline.startswith("postgres:") and f" {database} " in cmdline:
+            parts["PostgreSQL"] += cpu_s(pid)
+        elif pid == nginx or (cmdline.startswith("nginx: worker") and _parent(pid) == nginx):
+            parts["nginx"] += cpu_s(pid)
+        elif cmdline.startswith("redis-server") and f":{redis_port}" in cmdline:
+            parts["Redis"] += cpu_s(pid)
+    return parts
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1
 
 
 @dataclass
@@ -89,6 +141,7 @@ class Memory:
 class Round:
     results: list[ClientResult] = field(default_factory=list)
     memory: dict[str, Memory] = field(default_factory=dict)
+    server_cpu_s: dict[str, float] = field(default_factory=dict)  # while the races ran
 
 
 def pace_for(args: argparse.Namespace, rng: random.Random) -> Pace:
@@ -129,8 +182,10 @@ async def client(
         await crew[0].send({"type": "start"})
     await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in racers)), 60)
     started = time.time()
+    cpu_before = time.process_time()
     await asyncio.gather(*(r.play(pace_for(args, random.Random(rng.random()))) for r in racers))
     ended = time.time()
+    cpu = time.process_time() - cpu_before
     await asyncio.sleep(0.5)  # the last progress messages
     for racer in racers:
         await racer.close()
@@ -141,7 +196,7 @@ async def client(
         RacerRecord(r.game, {k: v.attempts for k, v in r.ledger.items()}, r.acked, r.duplicates)
         for r in racers
     ]
-    return ClientResult(tally, records, started, ended, connect_s)
+    return ClientResult(tally, records, started, ended, connect_s, cpu)
 
 
 def client_process(
@@ -179,7 +234,7 @@ def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Roun
     shares = [deals[i :: args.clients] for i in range(args.clients)]
     shares = [share for share in shares if share]
     context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(len(shares))
+    barrier = context.Barrier(len(shares) + 1)
     out = context.Queue()
     done.memory["before"] = memory(topo)
     workers = [
@@ -191,11 +246,17 @@ def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Roun
     ]
     for worker in workers:
         worker.start()
+    # The server's CPU from the moment every racer is connected (this process waits at
+    # the clients' barrier too) to the end of the races.
+    barrier.wait(ROUND_TIMEOUT_S)
+    cpu_before = cpu_by_part(topo)
     for _ in workers:
         result = out.get(timeout=ROUND_TIMEOUT_S)
         if isinstance(result, BaseException):
             raise RuntimeError("a client process failed") from result
         done.results.append(result)
+    cpu_after = cpu_by_part(topo)
+    done.server_cpu_s = {part: cpu_after[part] - cpu_before[part] for part in cpu_after}
     for worker in workers:
         worker.join(30)
     done.memory["right after"] = memory(topo)
@@ -242,6 +303,13 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
         print(f"  socket drops           {tally.drops:>8}")
         print(f"  snapshots asked (gaps) {tally.syncs:>8}")
         print("\n".join(check.lines()))
+        moves = max(1, tally.acked)
+        cpu = {**done.server_cpu_s, "clients": sum(r.cpu_s for r in done.results)}
+        per_move = ", ".join(
+            f"{part} {seconds / moves * 1000:.2f}" for part, seconds in cpu.items()
+        )
+        print(f"  CPU per move (ms)      {per_move}")
+        print(f"  CPU in all             {sum(cpu.values()) / elapsed * 100:.0f}% of one core")
         for label, mem in done.memory.items():
             print(f"  memory {label:<15} {mem.line()}")
         if lost or not check.ok or check.stored != check.acked or tally.failures:

@@ -16,7 +16,7 @@ import random
 import sqlite3
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
@@ -207,6 +207,7 @@ class Racer:
         self._reader: asyncio.Task[None] | None = None
         self._pong: asyncio.Future[int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.recent: deque[str] = deque(maxlen=12)
 
     # Connection ------------------------------------------------------------
 
@@ -260,6 +261,10 @@ class Racer:
 
     def _on_message(self, message: dict[str, Any], now: float) -> None:
         kind = message["type"]
+        # The last frames, for the account of a failure.
+        game = (message.get("you") or {}).get("game") or {}
+        seq = message.get("seq", (game.get("view") or {}).get("seq"))
+        self.recent.append(f"{kind}:v={message.get('v')}:seq={seq}:id={message.get('id')}")
         if kind in ("ack", "reject"):
             future = self.waiting.pop(message["id"], None)
             if future is not None and not future.done():
@@ -424,7 +429,10 @@ class Racer:
             else:
                 self.tally.rejected[answer["code"]] += 1
                 if answer["code"] not in ("finished", "too_late"):
-                    self.tally.failures.append(f"{self.name}: {move_id} refused: {answer}")
+                    frames = list(self.recent)
+                    self.tally.failures.append(
+                        f"{self.name}: {move_id} refused: {answer}; last frames: {frames}"
+                    )
                 return
             await asyncio.sleep(pace.gap())
 

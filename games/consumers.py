@@ -67,7 +67,7 @@ CLOSE_TRY_AGAIN: Final = 4013  # the database or the channel layer is down: reco
 UNAVAILABLE: Final = "unavailable"
 # A broadcast that the channel layer cannot take within this is dropped: the
 # move is committed and answered; the others resync on the version gap.
-BROADCAST_TIMEOUT_S: Final = 2.0
+BROADCAST_TIMEOUT_S: Final = 5.0
 
 logger = logging.getLogger(__name__)
 

@@ -89,8 +89,8 @@ if _database_url:
         }
         # With a pool, a round trip before a connection is handed out: after a
         # database restart the pooled connections are dead, and a page or a
-        # move would fail on each of them once.
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        # move would fail on each of them once (docs/performance.md: the cost).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DATABASE_HEALTH_CHECKS", True)
 else:
     DATABASES = {
         "default": {
@@ -118,7 +118,8 @@ REDIS_URL = _redis_url
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's pub/sub layer, its broadcasts sent in parallel.
+            "BACKEND": "sultan_site.channel_layer.RedisParallelPublishChannelLayer",
             "CONFIG": {"hosts": [_redis_url]},
         }
     }

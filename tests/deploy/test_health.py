@@ -107,7 +107,7 @@ async def test_a_hung_channel_layer_is_reported_as_a_timeout_within_the_bound(
 ):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "sultan_site.channel_layer.RedisParallelPublishChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{silent_redis}/0"]},
         }
     }

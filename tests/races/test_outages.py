@@ -49,7 +49,7 @@ async def test_moves_are_answered_while_redis_is_down_and_progress_resumes_after
     with private_redis() as redis:
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "sultan_site.channel_layer.RedisParallelPublishChannelLayer",
                 "CONFIG": {"hosts": [redis.url]},
             }
         }

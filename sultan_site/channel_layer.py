@@ -1,0 +1,58 @@
+"""The channel layer: channels_redis's publish/subscribe layer, publishing in parallel.
+
+channels_redis (4.3) holds one lock per Redis connection for the whole of a
+publish, its network round trip included, so a process sends one broadcast at
+a time, each waiting for the event loop to read Redis's answer. Under load a
+busy process's broadcasts queued behind each other for seconds:
+bench/race_load.py (192 racers, two processes) saw 300 broadcasts still
+waiting after 2 s, each a version gap its receivers then repaired with a
+snapshot, which loaded the process further. A publish shares nothing with
+another but the client's connection pool, which is safe to use concurrently;
+only the lazy set-up of the client needs the lock.
+
+Subscriptions, the receiving task and reconnection are channels_redis's own,
+unchanged. The classes below lean on its internals (`_lock`, `_ensure_redis`,
+`_layers`): pyproject pins channels-redis below 5, and
+tests/deploy/test_channel_layer.py checks the behaviour relied on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
+
+
+class _ParallelPublishShard(RedisSingleShardConnection):  # type: ignore[misc]
+    async def publish(self, channel: str, message: bytes) -> None:
+        async with self._lock:
+            self._ensure_redis()
+            client = self._redis
+        await client.publish(channel, message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    _shards: list[Any]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shards = [_ParallelPublishShard(shard.host, self) for shard in self._shards]
+
+
+class RedisParallelPublishChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    """channels_redis.pubsub.RedisPubSubChannelLayer whose publishes do not wait for each other."""
+
+    def _get_layer(self) -> _LoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer  # type: ignore[no-any-return]

@@ -1,0 +1,90 @@
+"""The channel layer (sultan_site/channel_layer.py): channels_redis's publish/subscribe
+layer, with broadcasts that do not wait for each other's round trip to Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from channels_redis.pubsub import RedisPubSubChannelLayer
+
+from sultan_site.channel_layer import RedisParallelPublishChannelLayer
+from tests.services import REDIS_URL, needs_redis
+
+pytestmark = needs_redis
+
+DELAY_S = 0.1
+PUBLISHES = 20
+
+
+@pytest.fixture
+async def slow_redis() -> AsyncIterator[str]:
+    """Redis behind a proxy that holds every answer for DELAY_S: a distant Redis."""
+    host, port = REDIS_URL.split("//", 1)[1].split("/", 1)[0].split(":")
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float):
+        try:
+            while data := await reader.read(65536):
+                if delay:
+                    await asyncio.sleep(delay)
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        redis_r, redis_w = await asyncio.open_connection(host, int(port))
+        await asyncio.gather(pipe(client_r, redis_w, 0), pipe(redis_r, client_w, DELAY_S))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    yield f"redis://127.0.0.1:{server.sockets[0].getsockname()[1]}/0"
+    server.close()
+
+
+async def _publish_many(layer_class: type, url: str) -> float:
+    layer = layer_class(hosts=[url])
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        took = 0.0
+        for _ in range(2):  # the second time on connections already open
+            started = time.perf_counter()
+            await asyncio.gather(
+                *(layer.group_send("g", {"type": "x", "n": n}) for n in range(PUBLISHES))
+            )
+            took = time.perf_counter() - started
+            received = {(await layer.receive(channel))["n"] for _ in range(PUBLISHES)}
+            assert received == set(range(PUBLISHES))
+        return took
+    finally:
+        await layer.flush()
+
+
+async def test_broadcasts_do_not_wait_for_each_others_round_trip(slow_redis):
+    took = await _publish_many(RedisParallelPublishChannelLayer, slow_redis)
+    assert took < PUBLISHES * DELAY_S / 4
+
+
+async def test_the_stock_layer_sends_them_one_round_trip_after_another(slow_redis):
+    # Why the subclass exists; should channels_redis change, this says so.
+    took = await _publish_many(RedisPubSubChannelLayer, slow_redis)
+    assert took >= PUBLISHES * DELAY_S * 0.9
+
+
+async def test_a_broadcast_reaches_a_channel_of_another_process():
+    # Two layers on one loop stand for two processes: they share only Redis.
+    sender = RedisParallelPublishChannelLayer(hosts=[REDIS_URL])
+    receiver = RedisParallelPublishChannelLayer(hosts=[REDIS_URL])
+    try:
+        channel = await receiver.new_channel()
+        await receiver.group_add("race-test", channel)
+        await sender.group_send("race-test", {"type": "race.forward", "message": {"v": 7}})
+        received = await asyncio.wait_for(receiver.receive(channel), 5)
+        assert received["message"] == {"v": 7}
+    finally:
+        await sender.flush()
+        await receiver.flush()

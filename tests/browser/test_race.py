@@ -334,8 +334,9 @@ def test_a_move_sent_as_the_socket_drops_is_played_once_after_the_reconnect(live
     no_js_errors(alice)
 
 
-# A page that loses one frame on the way in: set `window.__drop = "progress"` and
-# the next progress frame is dropped (kept in `__dropped`); frames sent are in `__sent`.
+# A page that loses one frame on the way in: set `window.__drop` to the fields the
+# frame carries (e.g. `{type: "progress", seq: 1}`) and the first frame that has them
+# all is dropped (kept in `__dropped`); frames sent are in `__sent`.
 LOSE_A_FRAME = """
 window.__sent = [];
 window.__drop = null;
@@ -346,7 +347,8 @@ window.WebSocket = class extends Native {
     if (type !== "message") return super.addEventListener(type, listener, ...rest);
     return super.addEventListener(type, (event) => {
       const message = JSON.parse(event.data);
-      if (window.__drop && message.type === window.__drop) {
+      const wanted = window.__drop;
+      if (wanted && Object.entries(wanted).every(([k, v]) => message[k] === v)) {
         window.__drop = null;
         window.__dropped = message;
         return;
@@ -365,7 +367,8 @@ def test_a_page_that_missed_a_broadcast_notices_the_gap_and_catches_up(live, new
     wait_until_racing(alice)
     wait_until_racing(bob)
 
-    bob.evaluate("window.__drop = 'progress'")
+    # alice's first move, seq 1 of her game: nobody else has moved.
+    bob.evaluate("window.__drop = {type: 'progress', seq: 1}")
     board(alice).locator(".sb-spot[data-source=a]").click()
     bob.wait_for_function("window.__dropped !== undefined", timeout=WAIT)
     missed = bob.evaluate("window.__dropped")

@@ -199,7 +199,20 @@ function markGuest(nickname) {
 els.resign.addEventListener("click", () => {
   if (!game || !board?.view || board.view.status !== "playing") return;
   els.dialogText.textContent = `The game ends now with ${plural(board.view.cards_played, "card")} home. You can watch its replay, or play the deal again from the start.`;
+  els.dialog.returnValue = "";
   els.dialog.showModal();
+});
+
+// Back to the table, not to the Resign button: Space must draw again, not reopen this.
+const focusTable = () => els.host.querySelector("[data-nav][tabindex='0']")?.focus();
+
+// "Keep playing" closes the dialog itself so the table has focus before the click
+// returns: the dialog's own close hands focus to Resign and fires "close" a task
+// later, and a Space pressed in between would reopen the dialog.
+els.dialog.querySelector("button[value=cancel]").addEventListener("click", (event) => {
+  event.preventDefault();
+  els.dialog.close("cancel");
+  focusTable();
 });
 
 els.dialog.addEventListener("close", () => {
@@ -207,8 +220,7 @@ els.dialog.addEventListener("close", () => {
     intent("resign");
     return;
   }
-  // Back to the table, not to the Resign button: Space must draw again, not reopen this.
-  els.host.querySelector("[data-nav][tabindex='0']")?.focus();
+  if (els.dialog.contains(document.activeElement) || document.activeElement === els.resign) focusTable();
 });
 
 // A hint is the solver's next move of a winning line; it may take a moment, or find none.

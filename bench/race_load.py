@@ -75,6 +75,7 @@ class ClientResult:
     ended: float
     connect_s: float
     cpu_s: float  # this client process's CPU time while racing
+    began: float  # perf_counter (one clock for the machine's processes) at the first start
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -178,12 +179,18 @@ async def client(
     await asyncio.gather(*(r.ready.wait() for r in racers))
     connect_s = time.perf_counter() - connecting
     await asyncio.to_thread(barrier.wait, 120)  # every client connected: start together
-    for crew in crews:
-        await crew[0].send({"type": "start"})
-    await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in racers)), 60)
-    started = time.time()
+    # Races start on their own, not all in the same second: each host within the stagger.
+    starts = sorted((rng.uniform(0, args.stagger_s), i) for i in range(len(crews)))
+    began = time.perf_counter()
+    started = time.time()  # the rate counts the stagger: an underestimate, never more
     cpu_before = time.process_time()
-    await asyncio.gather(*(r.play(pace_for(args, random.Random(rng.random()))) for r in racers))
+    # Each racer plays from its own race's start.
+    playing = asyncio.gather(*(r.play(pace_for(args, random.Random(rng.random()))) for r in racers))
+    for at, i in starts:
+        await asyncio.sleep(max(0.0, at - (time.perf_counter() - began)))
+        await crews[i][0].send({"type": "start"})
+    await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in racers)), 60 + args.stagger_s)
+    await playing
     ended = time.time()
     cpu = time.process_time() - cpu_before
     await asyncio.sleep(0.5)  # the last progress messages
@@ -196,7 +203,7 @@ async def client(
         RacerRecord(r.game, {k: v.attempts for k, v in r.ledger.items()}, r.acked, r.duplicates)
         for r in racers
     ]
-    return ClientResult(tally, records, started, ended, connect_s, cpu)
+    return ClientResult(tally, records, started, ended, connect_s, cpu, began)
 
 
 def client_process(
@@ -297,6 +304,10 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
         )
         print(latency_line("ack latency", tally.ack_ms))
         print(latency_line("progress delivery", tally.progress_ms))
+        # Once every race has started and played a while: the steady state.
+        steady_from = min(r.began for r in done.results) + args.stagger_s + 10
+        steady = [ms for at, ms in tally.ack_log if at >= steady_from]
+        print(latency_line("ack, steady state", steady))
         print(f"  lost (sent, no answer) {lost:>8}")
         print(f"  refused                {final_rejects:>8}  {dict(tally.rejected) or ''}")
         print(f"  duplicated (retries)   {tally.recovered:>8}")
@@ -381,6 +392,9 @@ def main() -> int:
         type=float,
         default=500,
         help="how long a version gap may stay open before asking for a snapshot (0: at once)",
+    )
+    parser.add_argument(
+        "--stagger-s", type=float, default=10.0, help="races start within this many seconds"
     )
     parser.add_argument(
         "--echo", action="store_true", help="also a bare echo websocket on one Daphne process"

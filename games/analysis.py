@@ -24,6 +24,12 @@ WINNABLE_PER_DEAL_S: Final = 0.6
 HINT_S: Final = 2.0
 ANALYSIS_S: Final = 6.0  # all the solves of one game's analysis together
 ANALYSIS_PROBE_S: Final = 1.0
+# Node budgets as well as time: the solver's tables grow with the nodes it
+# searched (a few hundred MB near two million), and a fast machine would reach
+# far more of them within the same seconds. About the time above, here.
+WINNABLE_PER_DEAL_NODES: Final = 150_000
+HINT_NODES: Final = 500_000
+ANALYSIS_PROBE_NODES: Final = 250_000
 
 
 def winnable_seed(
@@ -33,7 +39,8 @@ def winnable_seed(
     deadline = time.monotonic() + budget_s
     while (left := deadline - time.monotonic()) > 0:
         seed = secrets.randbelow(SEED_LIMIT)
-        if solve(new_game(seed, variant), max_seconds=min(per_deal_s, left)).status == "won":
+        deal = new_game(seed, variant)
+        if solve(deal, WINNABLE_PER_DEAL_NODES, min(per_deal_s, left)).status == "won":
             return seed
     return None
 
@@ -59,7 +66,7 @@ def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
         raise HintRefused("forbidden", "this is not your game")
     if state.is_over:
         raise HintRefused("finished", f"the game is over ({state.status})")
-    solution = solve(state, max_seconds=HINT_S)
+    solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     return Hint(solution.status, solution.moves[0] if solution.moves else None)
 
 
@@ -112,7 +119,9 @@ def _analyse(game: Game) -> Analysis:
         left = deadline - time.monotonic()
         if left <= 0:
             return "unknown", ()
-        solution = solve(states[k], max_seconds=min(ANALYSIS_PROBE_S, left))
+        solution = solve(
+            states[k], max_nodes=ANALYSIS_PROBE_NODES, max_seconds=min(ANALYSIS_PROBE_S, left)
+        )
         return solution.status, solution.moves
 
     status, line = winning(0)

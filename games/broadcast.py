@@ -11,6 +11,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.protocol import encode
+
 
 def race_group(race_id: int) -> str:
     return f"race-{race_id}"
@@ -21,5 +23,5 @@ def race_broadcast(*, race_id: int, message: dict[str, Any]) -> None:
     if layer is None:
         return
     async_to_sync(layer.group_send)(
-        race_group(race_id), {"type": "race.forward", "message": message}
+        race_group(race_id), {"type": "race.forward", "text": encode(message)}
     )

@@ -14,7 +14,6 @@ from typing import Any, Final, ParamSpec, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
@@ -46,6 +45,7 @@ from games.race_services import (
     race_start,
 )
 from games.services import MoveRejected, player_for_session
+from games.socket_loop import TwoReaderConsumer
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -105,7 +105,7 @@ class TokenBucket:
         return True
 
 
-class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class RaceConsumer(TwoReaderConsumer):
     race_id: int
     group: str
     player: Player | None
@@ -155,6 +155,7 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         await self.accept()
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
+        self.open_group()
         if self.racer:
             await self._presence(+1)
         self._arm_timer(race)
@@ -329,7 +330,8 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # What the group tells ------------------------------------------------
 
     async def race_forward(self, event: dict[str, Any]) -> None:
-        await self._send(event["message"])
+        # Encoded once by the sender, for every socket of the race.
+        await self.send(text_data=event["text"])
 
     async def race_started(self, event: dict[str, Any]) -> None:
         # Each racer's snapshot differs (their own game), so it is built here.
@@ -350,12 +352,13 @@ class RaceConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
 
     async def _broadcast(self, kind: str, **fields: Any) -> None:
-        message = {"type": kind, **fields}
-        handler = "race.started" if kind == "started" else "race.forward"
+        if kind == "started":  # each socket builds its own snapshot
+            event: dict[str, Any] = {"type": "race.started"}
+        else:
+            event = {"type": "race.forward", "text": encode({"type": kind, **fields})}
         try:
             await asyncio.wait_for(
-                self.channel_layer.group_send(self.group, {"type": handler, "message": message}),
-                BROADCAST_TIMEOUT_S,
+                self.channel_layer.group_send(self.group, event), BROADCAST_TIMEOUT_S
             )
         except Exception:
             # The channel layer is down. What is broadcast is already committed

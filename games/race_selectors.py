@@ -40,15 +40,21 @@ def race_game_id(*, race_id: int, player: Player) -> int | None:
     return game_id.first()
 
 
-def race_game(*, race: Race, player: Player) -> Game | None:
-    return Game.objects.filter(race=race, player=player).first()
-
-
 def race_racers(*, race: Race) -> list[dict[str, Any]]:
     """Everyone in the race as opponents and spectators may see them: no cards."""
-    games = {g.player_id: g for g in Game.objects.filter(race=race)}
+    return _racers(race, _games_by_player(race), _entries(race))
+
+
+def _games_by_player(race: Race) -> dict[int, Game]:
+    return {g.player_id: g for g in Game.objects.filter(race=race)}
+
+
+def _entries(race: Race) -> list[RaceEntry]:
+    return list(RaceEntry.objects.filter(race=race).select_related("player"))
+
+
+def _racers(race: Race, games: dict[int, Game], entries: list[RaceEntry]) -> list[dict[str, Any]]:
     rows = []
-    entries = RaceEntry.objects.filter(race=race).select_related("player")
     for entry in entries:
         game = games.get(entry.player_id)
         if game is None and not entry.seated:
@@ -83,9 +89,10 @@ def race_info(*, race: Race) -> dict[str, Any]:
     }
     if race.open_deal or race.status == RaceStatus.FINISHED:
         info["seed"] = str(race.seed)
-    rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
-    if rematch:
-        info["rematch"] = rematch
+    if race.status == RaceStatus.FINISHED:  # a rematch is opened only after the end
+        rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
+        if rematch:
+            info["rematch"] = rematch
     return info
 
 
@@ -168,13 +175,21 @@ def race_version(*, race_id: int) -> int:
 
 def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
     """Everything a client needs to draw the race page, as `player` may see it."""
+    # Every socket of a race asks for one when it starts: a few queries, not one per question.
     race = Race.objects.select_related("host").get(pk=race_id)
-    role = race_role(race=race, player=player)
-    you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
-    if role == "racer" and player is not None:
-        game = race_game(race=race, player=player)
-        if game is not None:
-            you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
+    games, entries = _games_by_player(race), _entries(race)
+    game = games.get(player.pk) if player is not None else None
+    if race.status == RaceStatus.LOBBY:
+        racer = player is not None and any(e.player_id == player.pk and e.seated for e in entries)
+    else:
+        racer = game is not None
+    you: dict[str, Any] = {
+        "player": player.pk if player else None,
+        "role": "racer" if racer else "spectator",
+        "game": None,
+    }
+    if racer and game is not None:
+        you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
     finished = race.status == RaceStatus.FINISHED
     return {
         "type": "snapshot",
@@ -182,6 +197,6 @@ def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
         "server_time": _iso(timezone.now()),
         "race": race_info(race=race),
         "you": you,
-        "racers": race_racers(race=race),
+        "racers": _racers(race, games, entries),
         "results": standings_as_dicts(race_results(race=race)) if finished else None,
     }

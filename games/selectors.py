@@ -50,7 +50,9 @@ def game_position_at(
     checks the cached entry's stamp against its row, and replays the rest.
     """
     target = seq
-    entry = positions.best(game_id, target, seed, variant) if target else None
+    if target == 0:
+        return Position.start(seed, variant)  # the deal: no log to read (every racer at the start)
+    entry = positions.best(game_id, target, seed, variant)
     if entry is not None and entry.seq == target and entry.stamp is None:
         return entry.position  # committed rows of this very log: nothing to read
     base_seq = entry.seq if entry is not None else 0

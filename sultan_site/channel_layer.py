@@ -48,6 +48,17 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
 class RedisParallelPublishChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """channels_redis.pubsub.RedisPubSubChannelLayer whose publishes do not wait for each other."""
 
+    # channels_redis reaches these through __getattr__, a new partial on every
+    # call; every receive and broadcast of every socket goes through them.
+    async def receive(self, channel: str) -> Any:
+        return await self._get_layer().receive(channel)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self._get_layer().group_send(group, message)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        await self._get_layer().send(channel, message)
+
     def _get_layer(self) -> _LoopLayer:
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)

@@ -11,6 +11,9 @@ const SILENCE_MS = 45_000;
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
 // A sync that got no answer (lost with a dropped socket) may be asked again.
 const SYNC_PATIENCE_MS = 4000;
+// A gap is often only an overtaking (broadcasts of two processes cross on the
+// way): the frames past it wait this long for the missing one before a sync.
+const GAP_PATIENCE_MS = 500;
 const CLOSE_NOT_FOUND = 4404;
 
 /**
@@ -34,6 +37,8 @@ export class RaceSocket {
   #lastFrameAt = 0;
   #stopped = false;
   #unanswered = new Map(); // move id → frame, in the order they were sent
+  #ahead = new Map(); // version → broadcast heard past a gap, not applied yet
+  #gapTimer = 0;
   #cleanup = [];
 
   constructor(url, { onMessage, onState = () => {} }) {
@@ -62,6 +67,7 @@ export class RaceSocket {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
     clearInterval(this.#pingTimer);
+    clearTimeout(this.#gapTimer);
     for (const off of this.#cleanup) off();
     this.#ws?.close(1000, "bye");
   }
@@ -180,8 +186,11 @@ export class RaceSocket {
         this.#seen = message.v;
         this.#syncAskedAt = 0;
         this.#onMessage(message);
-        // A broadcast dropped while we waited may be newer than this snapshot.
-        if (this.#heard > this.#seen) this.#askSync();
+        // Broadcasts heard past the gap may go on from here; a newer one we
+        // never got is asked for after the usual moment.
+        this.#drain();
+        if (this.#ahead.size) this.#armGap();
+        else if (this.#heard > this.#seen) this.#askSync();
         return;
       case "synced":
         this.#syncAskedAt = 0;
@@ -197,10 +206,36 @@ export class RaceSocket {
       default:
         if (typeof message.v !== "number") { this.#onMessage(message); return; }
         if (message.v <= this.#seen) return;
-        if (message.v > this.#seen + 1) { this.#askSync(); return; }
+        if (message.v > this.#seen + 1) { this.#hold(message); return; }
         this.#seen = message.v;
         this.#onMessage(message);
+        this.#drain();
     }
+  }
+
+  /** A broadcast past a gap: kept until the gap fills, or a sync after a moment. */
+  #hold(message) {
+    this.#ahead.set(message.v, message);
+    this.#armGap();
+  }
+
+  #armGap() {
+    if (this.#gapTimer) return;
+    this.#gapTimer = setTimeout(() => {
+      this.#gapTimer = 0;
+      if (this.#ahead.size) this.#askSync();
+    }, GAP_PATIENCE_MS);
+  }
+
+  /** Apply what was held, in order, as far as the versions run on without a gap. */
+  #drain() {
+    for (let next = this.#ahead.get(this.#seen + 1); next; next = this.#ahead.get(this.#seen + 1)) {
+      this.#ahead.delete(next.v);
+      this.#seen = next.v;
+      this.#onMessage(next);
+    }
+    for (const v of this.#ahead.keys()) if (v <= this.#seen) this.#ahead.delete(v);
+    if (!this.#ahead.size) { clearTimeout(this.#gapTimer); this.#gapTimer = 0; }
   }
 
   /** We missed something: say what we have and wait for the snapshot (once, not per frame). */

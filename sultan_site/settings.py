@@ -124,7 +124,8 @@ if _redis_url:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process only: Channels' in-memory layer, its housekeeping paced.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "sultan_site.channel_layer.LocalChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

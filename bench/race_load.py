@@ -350,7 +350,7 @@ async def _echo_sockets(ws_base: str, sockets: int, frames: int) -> tuple[float,
     return sockets * frames / (time.perf_counter() - start), latencies
 
 
-def echo(sockets: int, frames: int) -> None:
+def echo(sockets: int, frames: int) -> float:
     """The ceiling: the same client against bench/echo_asgi.py on one Daphne process."""
     import os
     import subprocess
@@ -376,6 +376,21 @@ def echo(sockets: int, frames: int) -> None:
         process.wait(10)
     print(f"bare echo, one Daphne process, {sockets} sockets: {rate:.0f} messages/s")
     print(latency_line("echo round trip", ms))
+    return rate
+
+
+def print_ratio(rounds: list[Round], echo_rate: float, processes: int) -> None:
+    """A move is a frame in and SEAT + 1 out (its ack, a progress to every racer);
+    an echo, one in and one out: the race's frames against the bare stack's."""
+    for n, done in enumerate(rounds, start=1):
+        acked = sum(len(r.tally.ack_ms) for r in done.results)
+        elapsed = max(r.ended for r in done.results) - min(r.started for r in done.results)
+        per_process = acked / elapsed / processes
+        frames = per_process * (SEAT + 2) / (2 * echo_rate)
+        print(
+            f"round {n} against the echo: {per_process:.0f} moves/s a process ="
+            f" {per_process / echo_rate:.1%} of the echo's messages, {frames:.0%} of its frames"
+        )
 
 
 def main() -> int:
@@ -417,7 +432,7 @@ def main() -> int:
         ]
         failures = report(prod.topo, args, rounds)
     if args.echo:
-        echo(args.racers, frames=args.moves)
+        print_ratio(rounds, echo(args.racers, frames=args.moves), args.processes)
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
         return 1

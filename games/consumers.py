@@ -330,8 +330,10 @@ class RaceConsumer(TwoReaderConsumer):
     # What the group tells ------------------------------------------------
 
     async def race_forward(self, event: dict[str, Any]) -> None:
-        # Encoded once by the sender, for every socket of the race.
-        await self.send(text_data=event["text"])
+        # Encoded once by the sender, for every socket of the race. A process
+        # of the previous release (a rolling restart) still sends the message.
+        text = event["text"] if "text" in event else encode(event["message"])
+        await self.send(text_data=text)
 
     async def race_started(self, event: dict[str, Any]) -> None:
         # Each racer's snapshot differs (their own game), so it is built here.

@@ -18,11 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import logging
+from typing import Any, Final
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+
+# Daphne (Autobahn) refuses 1011 from an application no more than it does 1008:
+# the private range, as the race socket's other codes (docs/protocol.md).
+CLOSE_SERVER_ERROR: Final = 4011
+
+logger = logging.getLogger(__name__)
 
 
 class TwoReaderConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -56,11 +63,18 @@ class TwoReaderConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _read_group(self) -> None:
         await self._group_open.wait()
         receive, name = self.channel_layer.receive, self.channel_name
-        while True:
-            self._receiving = True
-            message = await receive(name)
-            self._receiving = False
-            await self.dispatch(message)
+        try:
+            while True:
+                self._receiving = True
+                message = await receive(name)
+                self._receiving = False
+                await self.dispatch(message)
+        except Exception:
+            # A socket that no longer hears its group must not stay open, deaf:
+            # closed, its client reconnects and starts again from a snapshot
+            # (Channels' own loop ends the consumer the same way).
+            logger.exception("group message failed: closing the socket")
+            await self.close(code=CLOSE_SERVER_ERROR)
 
     async def _close_channel(self) -> None:
         # Channel layers forget a channel (its queue, Redis's subscription)

@@ -6,9 +6,11 @@ import json
 from datetime import timedelta
 
 import pytest
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from games.broadcast import race_group
 from games.models import Game, Move, Race
 from sultan_site.asgi import application
 from tests.races.conftest import Lobby
@@ -396,3 +398,24 @@ async def test_a_forced_sync_answers_with_a_snapshot_even_when_current(started: 
     await alice.send({"type": "sync", "v": current, "force": "yes"})
     assert (await alice.receive_until("error"))["code"] == "bad_message"
     await alice.close()
+
+
+async def test_a_broadcast_in_the_previous_release_format_still_reaches_the_racers(
+    started: Lobby,
+):
+    bob = await connect(started.race, started.keys["bob"])
+    # A process not yet restarted sends the message itself, not its encoding.
+    await get_channel_layer().group_send(
+        race_group(started.race.pk), {"type": "race.forward", "message": {"type": "x", "v": 0}}
+    )
+    assert await bob.receive_until("x") == {"type": "x", "v": 0}
+    await bob.close()
+
+
+async def test_a_socket_that_cannot_handle_its_race_messages_is_closed_not_left_deaf(
+    started: Lobby,
+):
+    bob = await connect(started.race, started.keys["bob"])
+    await get_channel_layer().group_send(race_group(started.race.pk), {"type": "race.unknown"})
+    closed = await bob.communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4011}

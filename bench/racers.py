@@ -86,6 +86,10 @@ class FixedPace(Pace):
         return self.seconds
 
 
+# The server takes 30 frames a second from a socket; a little under it, sustained.
+PROTOCOL_GAP_S = 1 / 28
+
+
 @dataclass
 class HumanPace(Pace):
     """About a move a second: log-normal thinking, runs of quick obvious plays, pauses.
@@ -409,10 +413,14 @@ class Racer:
             if self.ended.is_set():
                 return
             move_id = f"{self.player}-{i}"
+            began = time.perf_counter()
             try:
                 answer = await self.move(token, move_id)
             except TimeoutError as failure:
-                self.tally.failures.append(str(failure))
+                last = " ".join(self.recent)
+                self.tally.failures.append(
+                    f"{self.name}: {move_id} unanswered ({failure!r}); last frames: {last}"
+                )
                 return
             sent = self.ledger[move_id]
             if answer["type"] == "ack":
@@ -434,7 +442,9 @@ class Racer:
                         f"{self.name}: {move_id} refused: {answer}; last frames: {frames}"
                     )
                 return
-            await asyncio.sleep(pace.gap())
+            # Never faster than the protocol allows (docs/protocol.md): flat out
+            # is a move every 1/30 s at most, or the server drops it as a flood.
+            await asyncio.sleep(max(pace.gap(), PROTOCOL_GAP_S - (time.perf_counter() - began)))
 
     async def current_version(self, timeout_s: float = 10) -> int:
         """Ask with a ping; a behind client resyncs on the pong (docs/protocol.md)."""

@@ -29,10 +29,19 @@ def race_role(*, race: Race, player: Player | None) -> str:
     """`racer` for a seated racer (or one with a game), else `spectator`."""
     if player is None:
         return "spectator"
+    return _role(race, player, _games_by_player(race), _entries(race))
+
+
+def _role(
+    race: Race, player: Player | None, games: dict[int, Game], entries: list[RaceEntry]
+) -> str:
+    if player is None:
+        return "spectator"
     if race.status == RaceStatus.LOBBY:
-        seated = RaceEntry.objects.filter(race=race, player=player, left_at__isnull=True).exists()
-        return "racer" if seated else "spectator"
-    return "racer" if Game.objects.filter(race=race, player=player).exists() else "spectator"
+        racer = any(e.player_id == player.pk and e.seated for e in entries)
+    else:
+        racer = player.pk in games
+    return "racer" if racer else "spectator"
 
 
 def race_game_id(*, race_id: int, player: Player) -> int | None:
@@ -179,16 +188,9 @@ def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
     race = Race.objects.select_related("host").get(pk=race_id)
     games, entries = _games_by_player(race), _entries(race)
     game = games.get(player.pk) if player is not None else None
-    if race.status == RaceStatus.LOBBY:
-        racer = player is not None and any(e.player_id == player.pk and e.seated for e in entries)
-    else:
-        racer = game is not None
-    you: dict[str, Any] = {
-        "player": player.pk if player else None,
-        "role": "racer" if racer else "spectator",
-        "game": None,
-    }
-    if racer and game is not None:
+    role = _role(race, player, games, entries)
+    you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
+    if role == "racer" and game is not None:
         you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
     finished = race.status == RaceStatus.FINISHED
     return {

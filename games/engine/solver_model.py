@@ -55,13 +55,6 @@ def encode_foundations(played: tuple[int, ...]) -> int:
     return code
 
 
-def playable(card: Card, foundations: int) -> bool:
-    need = NEED_OF[card]
-    return (foundations >> HI_SHIFT[card]) & 15 == need or (
-        foundations >> LO_SHIFT[card]
-    ) & 15 == need
-
-
 def play(card: Card, foundations: int) -> int:
     """Foundations after `card` goes on one that takes it (the caller checked one does).
 
@@ -73,8 +66,27 @@ def play(card: Card, foundations: int) -> int:
     return foundations + (1 << LO_SHIFT[card])
 
 
-def suit_tops(foundations: int, suit: int) -> tuple[int, int]:
-    return (foundations >> (8 * suit)) & 15, (foundations >> (8 * suit + 4)) & 15
+def cards_left(foundations: int) -> int:
+    """How many of the 95 cards are not on the foundations."""
+    played = -1  # foundation 2's ace of hearts is part of the layout
+    while foundations:
+        played += foundations & 15
+        foundations >>= 4
+    return 95 - played
+
+
+def takers(foundations: int) -> tuple[int, int]:
+    """Bit masks over card ids: the cards some foundation takes, and the lower one takes."""
+    takes = lower = 0
+    for suit in range(4):
+        lo = (foundations >> (8 * suit)) & 15
+        hi = (foundations >> (8 * suit + 4)) & 15
+        # The card one rank above a top of rank r has the id 13 * suit + r.
+        if lo < 12:
+            lower |= 1 << (13 * suit + lo)
+        if hi < 12:
+            takes |= 1 << (13 * suit + hi)
+    return takes | lower, lower
 
 
 class Position:

@@ -7,7 +7,7 @@ sorted tuple, and the foundations as one int. The reserve is a multiset
 because which slot holds a card never changes what can happen: a refill lands
 in the slot just emptied, and an empty slot takes any card.
 
-The search runs in rounds (see `rounds`). Capped rounds limit the nodes
+The search runs in rounds (`solver_rounds`). Capped rounds limit the nodes
 spent below each redeal, so that one hopeless last pass cannot eat the budget
 before other ways through the first passes are tried; uncapped rounds can
 finish a proof. A position joins the lost table only when it was searched
@@ -21,22 +21,22 @@ notation by playing them on the engine.
 import gc
 import random
 import time
-from collections.abc import Iterator
 from typing import Final
 
 from games.engine.solver_model import (
-    HI_SHIFT,
-    LO_SHIFT,
-    NEED_OF,
     SUIT_OF,
     WON_FOUNDATIONS,
     Card,
     Pass,
     Position,
+    cards_left,
+    play,
     redeal_number,
     redeal_order,
+    takers,
 )
 from games.engine.solver_relax import suit_stuck
+from games.engine.solver_rounds import SHAKE, rounds
 
 # Internal steps; a non-negative step is "play this reserve card".
 DRAW: Final = -1
@@ -44,47 +44,10 @@ REDEAL: Final = -2
 WASTE_UP: Final = -3  # the waste's top card to a foundation
 WASTE_DOWN: Final = -4  # the waste's top card into an empty reserve slot (pysolfc)
 
-# Nodes allowed below a redeal, by the redeals left after it. Found by trying:
-# narrow enough that the first passes get many tries, wide enough that a good
-# pass is seen through.
-_NARROW: Final = {1: 2_000, 0: 150}
-_WIDE: Final = {1: 20_000, 0: 1_500}
-_UNCAPPED: Final[dict[int, int]] = {}
-# In a shaken round, the share of branching positions in the first passes
-# whose best-looking move is tried last instead of first.
-_SHAKE: Final = 0.1
-
-Round = tuple[dict[int, int], int, int | None]  # caps, shake seed (0: none), node budget
-
-
-def rounds(shaken: bool) -> Iterator[Round]:
-    """The search's rounds, for as long as the budget lasts.
-
-    Each cycle tries capped rounds to find a win, then one uncapped round to
-    finish a proof, with a budget that doubles every cycle. The table of
-    positions proved lost carries over, so a proof costs at most about twice
-    what it would alone, and a plain capped round repeated goes on nearly
-    where the last one stopped.
-
-    Measured on deals 1-100. With 60,000 nodes each, many short restarts
-    with a shaken order win 66 `pysolfc-8` and 25 `pysolfc` deals where long
-    plain rounds won 47 and 13 (a shake of 5% or 25%, or restarts twice as
-    long, did worse). In `sultan` shaking makes no difference (24 against
-    25): any change early on changes the redeal shuffles wholesale. There,
-    with 300,000 nodes, repeating the narrow plain round and keeping the
-    uncapped rounds small won 40 deals, against 34 with wide rounds between.
-    """
-    yield _NARROW, 0, 10_000 if shaken else 40_000
-    cycle = 0
-    while True:
-        cycle += 1
-        if shaken:
-            for k in range(24):
-                yield _NARROW, 24 * cycle + k, 2_500 << (cycle // 2)
-        # Wide caps pay off with the shaken restarts only.
-        yield (_WIDE if shaken else _NARROW), 0, 60_000 << cycle
-        yield _UNCAPPED, 0, 10_000 << cycle
-
+# In a capped round of `sultan`, a last pass is not tried when it starts with
+# more than this many cards above the fewest any last pass of the search has
+# started with; see `_redeal`.
+_SPREAD: Final = 4
 
 _CHECK_CLOCK_EVERY: Final = 1024
 _NO_CAP: Final = 1 << 62
@@ -94,6 +57,10 @@ Key = tuple[int, int, int, tuple[Card, ...], int]
 
 class OutOfBudget(Exception):
     """The node or time budget of the whole solve is spent."""
+
+
+class _Abandoned(Exception):
+    """A pass's first try left far more cards than the best so far: drop its other tries."""
 
 
 class _Capped(Exception):
@@ -120,6 +87,8 @@ class Search:
         self.stuck: dict[tuple[int, int, int], bool] = {}
         self.passes: dict[tuple[int, tuple[Card, ...]], Pass] = {}
         self.line: list[int] = []
+        self.fewest_left = _NO_CAP  # fewest cards any last pass has started with
+        self.first_try = False  # the next last redeal is the first of its second pass
         self.seed = start.seed
         self.slots = start.slots
         self.auto_refill = start.auto_refill
@@ -193,7 +162,7 @@ class Search:
             raise OutOfBudget
         masks = self.masks.get(foundations)
         if masks is None:
-            masks = self.masks[foundations] = _takers(foundations)
+            masks = self.masks[foundations] = takers(foundations)
         cuts = self.cuts
         if self._children(p, drawn, waste, reserve, foundations, redeals_left, masks):
             return True
@@ -232,7 +201,7 @@ class Search:
             if lower_takes >> top & 1 or (twin_below and takes >> top & 1):
                 line.append(WASTE_UP)
                 if node(
-                    p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
+                    p, drawn, waste ^ (1 << top_bit), reserve, play(top, foundations), redeals_left
                 ):
                     return True
                 line.pop()
@@ -242,7 +211,7 @@ class Search:
                 if lower_takes >> card & 1:
                     line.append(card)
                     rest = reserve[:i] + reserve[i + 1 :]
-                    if node(p, drawn, waste, rest, _play(card, foundations), redeals_left):
+                    if node(p, drawn, waste, rest, play(card, foundations), redeals_left):
                         return True
                     line.pop()
                     return False
@@ -258,7 +227,7 @@ class Search:
                 previous = card
                 # The refill only moves a card from one free place to another
                 # in `suit_stuck`'s reckoning: only the played card's suit changes.
-                if not (binding and self._stuck(SUIT_OF[card], p, waste, _play(card, foundations))):
+                if not (binding and self._stuck(SUIT_OF[card], p, waste, play(card, foundations))):
                     steps.append(card)
         if stock_left:
             grown = waste | (1 << drawn)
@@ -272,7 +241,7 @@ class Search:
             self.shake is not None
             and redeals_left
             and len(steps) > 1
-            and self.shake.random() < _SHAKE
+            and self.shake.random() < SHAKE
         ):
             steps.append(steps.pop(0))
 
@@ -280,16 +249,16 @@ class Search:
             line.append(step)
             if step == WASTE_UP:
                 won = node(
-                    p, drawn, waste ^ (1 << top_bit), reserve, _play(top, foundations), redeals_left
+                    p, drawn, waste ^ (1 << top_bit), reserve, play(top, foundations), redeals_left
                 )
             elif step >= 0:
                 i = reserve.index(step)
                 rest = reserve[:i] + reserve[i + 1 :]
                 if refill and stock_left:
                     rest = tuple(sorted((*rest, cards[drawn])))
-                    won = node(p, drawn + 1, waste, rest, _play(step, foundations), redeals_left)
+                    won = node(p, drawn + 1, waste, rest, play(step, foundations), redeals_left)
                 else:
-                    won = node(p, drawn, waste, rest, _play(step, foundations), redeals_left)
+                    won = node(p, drawn, waste, rest, play(step, foundations), redeals_left)
             elif step == DRAW:
                 won = node(p, drawn + 1, waste | (1 << drawn), reserve, foundations, redeals_left)
             elif step == WASTE_DOWN:
@@ -330,6 +299,31 @@ class Search:
         cap = self.caps.get(redeals_left - 1)
         if cap is None:
             return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
+        if redeals_left == 1 and self.shuffled_redeal:
+            # Each different waste is shuffled into a different last pass, so
+            # each last pass is a fresh lottery ticket, and its odds fall
+            # steeply with the cards it starts with: over deals 21-80, 0.2% of
+            # the last passes starting with 36-44 cards were won, 0.07% with
+            # 45-50, none of 75,000 with 57 or more. Tickets far worse than
+            # the best one seen are not worth their nodes, and a second pass
+            # whose first (best-looking) line ends far worse is dropped whole:
+            # more of it rarely gains more than two or three cards.
+            # Measured on deals 61-160 with 100,000 nodes: 37 won, 30 without
+            # (a spread of 1: 17, 2: 29, 3-6: 36-37, 8: 34); `sultan-8`
+            # deals 1-100: 73 against 66. Nothing is proved by skipping, so it
+            # counts as a cut. `pysolfc` keeps its waste's order, its tickets
+            # are not independent, and it gains nothing (29 of 100 either way).
+            left = cards_left(foundations)
+            first, self.first_try = self.first_try, False
+            if left < self.fewest_left:
+                self.fewest_left = left
+            elif left > self.fewest_left + _SPREAD:
+                self.cuts += 1
+                if first:
+                    raise _Abandoned
+                return False
+        elif redeals_left == 2:
+            self.first_try = True
         outer = self.cap_until
         self.cap_until = min(outer, self.nodes + cap)
         self.limit = min(self.max_nodes, self.cap_until)
@@ -342,30 +336,12 @@ class Search:
             self.cuts += 1
             del self.line[depth:]
             return False
+        except _Abandoned:  # only ever raised right below a first redeal
+            del self.line[depth:]
+            return False
         finally:
             self.cap_until = outer
             self.limit = min(self.max_nodes, outer)
-
-
-def _takers(foundations: int) -> tuple[int, int]:
-    """Bit masks over card ids: the cards some foundation takes, and the lower one takes."""
-    takes = lower = 0
-    for suit in range(4):
-        lo = (foundations >> (8 * suit)) & 15
-        hi = (foundations >> (8 * suit + 4)) & 15
-        # The card one rank above a top of rank r has the id 13 * suit + r.
-        if lo < 12:
-            lower |= 1 << (13 * suit + lo)
-        if hi < 12:
-            takes |= 1 << (13 * suit + hi)
-    return takes | lower, lower
-
-
-def _play(card: Card, foundations: int) -> int:
-    """Raise the higher foundation when both take the card: `lo <= hi` stays true."""
-    if (foundations >> HI_SHIFT[card]) & 15 == NEED_OF[card]:
-        return foundations + (1 << HI_SHIFT[card])
-    return foundations + (1 << LO_SHIFT[card])
 
 
 # SAFE MOVES. A move is made without trying the others when every line from

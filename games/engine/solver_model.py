@@ -156,9 +156,9 @@ class Pass:
         self.key = key
         self.length = len(cards)
         where = [0] * 52
+        of_suit = [0, 0, 0, 0]
         for i, card in enumerate(cards):
             where[card] |= 1 << i
+            of_suit[SUIT_OF[card]] |= 1 << i
         self.where = where
-        self.of_suit = [0] * 4
-        for card in range(52):
-            self.of_suit[SUIT_OF[card]] |= where[card]
+        self.of_suit = of_suit

@@ -282,6 +282,37 @@ class Search:
             known = self.stuck[key] = suit_stuck(suit, p, bits, foundations)
         return known
 
+    def _worth_a_try(self, foundations: int, redeals_left: int) -> bool:
+        """In a capped round, should the redeal's pass be searched? (`_SPREAD`)"""
+        if redeals_left == 2:
+            self.first_try = True
+            return True
+        if redeals_left != 1 or not self.shuffled_redeal:
+            return True
+        # Each different waste is shuffled into a different last pass, so
+        # each last pass is a fresh lottery ticket, and its odds fall
+        # steeply with the cards it starts with: over deals 21-80, 0.2% of
+        # the last passes starting with 36-44 cards were won, 0.07% with
+        # 45-50, none of 75,000 with 57 or more. Tickets far worse than
+        # the best one seen are not worth their nodes, and a second pass
+        # whose first (best-looking) line ends far worse is dropped whole:
+        # more of it rarely gains more than two or three cards.
+        # Measured on deals 61-160 with 100,000 nodes: 37 won, 30 without
+        # (a spread of 1: 17, 2: 29, 3-6: 36-37, 8: 34); `sultan-8`
+        # deals 1-100: 73 against 66. Nothing is proved by skipping, so it
+        # counts as a cut. `pysolfc` keeps its waste's order, its tickets
+        # are not independent, and it gains nothing (29 of 100 either way).
+        left = cards_left(foundations)
+        first, self.first_try = self.first_try, False
+        if left < self.fewest_left:
+            self.fewest_left = left
+        elif left > self.fewest_left + _SPREAD:
+            self.cuts += 1
+            if first:
+                raise _Abandoned
+            return False
+        return True
+
     def _redeal(
         self,
         p: Pass,
@@ -291,39 +322,16 @@ class Search:
         foundations: int,
         redeals_left: int,
     ) -> bool:
+        cap = self.caps.get(redeals_left - 1)
+        if cap is not None and not self._worth_a_try(foundations, redeals_left):
+            return False
         order = [p.cards[i] for i in range(drawn) if waste >> i & 1]
         if self.shuffled_redeal:
             perm = redeal_order(self.seed, redeal_number(redeals_left), len(order))
             order = [order[j] for j in perm]
         after = self._pass(redeals_left - 1, tuple(order))
-        cap = self.caps.get(redeals_left - 1)
         if cap is None:
             return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
-        if redeals_left == 1 and self.shuffled_redeal:
-            # Each different waste is shuffled into a different last pass, so
-            # each last pass is a fresh lottery ticket, and its odds fall
-            # steeply with the cards it starts with: over deals 21-80, 0.2% of
-            # the last passes starting with 36-44 cards were won, 0.07% with
-            # 45-50, none of 75,000 with 57 or more. Tickets far worse than
-            # the best one seen are not worth their nodes, and a second pass
-            # whose first (best-looking) line ends far worse is dropped whole:
-            # more of it rarely gains more than two or three cards.
-            # Measured on deals 61-160 with 100,000 nodes: 37 won, 30 without
-            # (a spread of 1: 17, 2: 29, 3-6: 36-37, 8: 34); `sultan-8`
-            # deals 1-100: 73 against 66. Nothing is proved by skipping, so it
-            # counts as a cut. `pysolfc` keeps its waste's order, its tickets
-            # are not independent, and it gains nothing (29 of 100 either way).
-            left = cards_left(foundations)
-            first, self.first_try = self.first_try, False
-            if left < self.fewest_left:
-                self.fewest_left = left
-            elif left > self.fewest_left + _SPREAD:
-                self.cuts += 1
-                if first:
-                    raise _Abandoned
-                return False
-        elif redeals_left == 2:
-            self.first_try = True
         outer = self.cap_until
         self.cap_until = min(outer, self.nodes + cap)
         self.limit = min(self.max_nodes, self.cap_until)

@@ -108,6 +108,7 @@ class GameStatus(models.TextChoices):
 
 class ModerationKind(models.TextChoices):
     VOID = "void"
+    REINSTATE = "reinstate"  # a voided result counts again
     FLAG = "flag"
     CLEAR_FLAG = "clear_flag"
     BAN = "ban"

@@ -56,6 +56,19 @@ def game_void(*, game: Game, moderator: AbstractBaseUser, reason: str) -> Modera
     return action
 
 
+def game_reinstate(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
+    """Take back a void: the void stays in the log, and the result counts again."""
+    with transaction.atomic():
+        locked = _locked_game(game)
+        if not locked.voided:
+            raise ModerationRefused(f"game #{game.pk} is not void")
+        action = _record(
+            moderator=moderator, action=ModerationKind.REINSTATE, reason=reason, game=locked
+        )
+        Game.objects.filter(pk=game.pk).update(voided=False)
+    return action
+
+
 def game_flag(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
     with transaction.atomic():
         locked = _locked_game(game)
@@ -124,6 +137,7 @@ __all__ = [
     "ModerationRefused",
     "game_clear_flag",
     "game_flag",
+    "game_reinstate",
     "game_verify",
     "game_void",
     "player_ban",

@@ -175,7 +175,14 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     actions = list(
         ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
     )
-    differs("voided", game.voided, ModerationKind.VOID in actions)
-    flags = [a for a in actions if a in (ModerationKind.FLAG, ModerationKind.CLEAR_FLAG)]
-    differs("flagged", game.flagged, bool(flags) and flags[-1] == ModerationKind.FLAG)
+    void = _last_is(actions, ModerationKind.VOID, ModerationKind.REINSTATE)
+    flag = _last_is(actions, ModerationKind.FLAG, ModerationKind.CLEAR_FLAG)
+    differs("voided", game.voided, void)
+    differs("flagged", game.flagged, flag)
     return found
+
+
+def _last_is(actions: list[str], on: str, off: str) -> bool:
+    """Is a switch on after this log of moderation actions? Its latest act says."""
+    switches = [a for a in actions if a in (on, off)]
+    return bool(switches) and switches[-1] == on

@@ -133,7 +133,14 @@ class GameAdmin(ModerationOnlyAdmin):
         "links",
     )
     readonly_fields = ("timing", "anticheat", "links")
-    actions = ("verify_replays", "void_results", "flag_games", "clear_flags", "ban_players")
+    actions = (
+        "verify_replays",
+        "void_results",
+        "reinstate_results",
+        "flag_games",
+        "clear_flags",
+        "ban_players",
+    )
     change_form_template = "admin/games/game/change_form.html"
     change_list_template = "admin/games/game/change_list.html"
 
@@ -245,6 +252,7 @@ class GameAdmin(ModerationOnlyAdmin):
     _ACTS: dict[str, tuple[str, str]] = {
         "verify": ("Verify the replay", "game_verify"),
         "void": ("Void the result", "game_void"),
+        "reinstate": ("Reinstate the result", "game_reinstate"),
         "flag": ("Flag", "game_flag"),
         "clear_flag": ("Clear the flag", "game_clear_flag"),
         "ban": ("Ban the player", "player_ban"),
@@ -302,6 +310,10 @@ class GameAdmin(ModerationOnlyAdmin):
     @admin.action(description="Void the results of the selected games")
     def void_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "void")
+
+    @admin.action(description="Reinstate the voided results of the selected games")
+    def reinstate_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return self._bulk(request, queryset, "reinstate")
 
     @admin.action(description="Flag the selected games")
     def flag_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:

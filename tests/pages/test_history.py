@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.history import player_variant_stats
 from games.models import Game, Player, Race
-from games.moderation import game_void
+from games.moderation import game_reinstate, game_void
 from tests.pages.helpers import client_for, play, start_practice, winning_log
 
 pytestmark = pytest.mark.django_db
@@ -117,6 +117,16 @@ def test_voided_games_count_for_nothing(alice: Player, moderator: User) -> None:
     game_void(game=Game.objects.get(pk=won), moderator=moderator, reason="tested")
     assert player_variant_stats(player=alice) == []
     assert "voided" in client.get("/history/").content.decode()
+
+
+def test_a_reinstated_game_counts_again(alice: Player, moderator: User) -> None:
+    client = client_for(alice)
+    game = Game.objects.get(pk=_won_game(client))
+    game_void(game=game, moderator=moderator, reason="suspected")
+    game_reinstate(game=game, moderator=moderator, reason="cleared")
+    (sultan,) = player_variant_stats(player=alice)
+    assert sultan.won == 1
+    assert "voided" not in client.get("/history/").content.decode()
 
 
 def test_history_pages_by_twenty_five(alice: Player) -> None:

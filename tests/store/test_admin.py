@@ -135,6 +135,30 @@ def test_flag_clear_and_ban_from_the_game_page(as_moderator, game, alice):
     assert kinds == ["flag", "clear_flag", "ban"]
 
 
+def test_a_void_is_taken_back_by_a_new_event_never_by_an_edit(as_moderator, game):
+    page = reverse("admin:games_game_change", args=[game.pk])
+
+    def act(kind: str, reason: str) -> None:
+        url = reverse("admin:games_game_moderate", args=[game.pk, kind])
+        assert as_moderator.post(url, {"reason": reason}).status_code == 302
+
+    assert "Reinstate result" not in as_moderator.get(page).content.decode()
+    act("void", "collusion")
+    assert "Reinstate result" in as_moderator.get(page).content.decode()
+    act("reinstate", "cleared on appeal")
+    game.refresh_from_db()
+    assert not game.voided
+    # A second reinstatement is refused and records nothing.
+    refused = as_moderator.post(
+        reverse("admin:games_game_moderate", args=[game.pk, "reinstate"]),
+        {"reason": "again"},
+        follow=True,
+    ).content.decode()
+    assert "is not void" in refused
+    log = list(ModerationAction.objects.order_by("pk").values_list("action", "reason"))
+    assert log == [("void", "collusion"), ("reinstate", "cleared on appeal")]
+
+
 def test_verify_replay_shows_the_result(as_moderator, game):
     url = reverse("admin:games_game_moderate", args=[game.pk, "verify"])
     page = as_moderator.post(url, {"reason": "routine"}, follow=True).content.decode()

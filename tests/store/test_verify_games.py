@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game
-from games.moderation import game_flag
+from games.moderation import game_flag, game_reinstate, game_void
 from games.services import game_create
 from tests.store.helpers import append
 
@@ -46,6 +46,18 @@ def test_it_accepts_a_flag_recorded_by_a_moderator(games, moderator, capsys):
     game_flag(game=games[0], moderator=moderator, reason="fast")
     call_command("verify_games", str(games[0].pk))
     assert "1 games replayed, 0 with mismatches" in capsys.readouterr().out
+
+
+def test_it_accepts_a_void_taken_back_and_catches_one_still_counted(games, moderator, capsys):
+    game = games[0]
+    game_void(game=game, moderator=moderator, reason="collusion")
+    game_reinstate(game=game, moderator=moderator, reason="cleared on appeal")
+    call_command("verify_games", str(game.pk))
+    assert "1 games replayed, 0 with mismatches" in capsys.readouterr().out
+    # The log says the result counts again; a projection still void contradicts it.
+    Game.objects.filter(pk=game.pk).update(voided=True)
+    with pytest.raises(CommandError, match="1 games replayed, 1 with mismatches"):
+        call_command("verify_games", str(game.pk))
 
 
 def test_it_names_unknown_games(games):

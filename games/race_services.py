@@ -268,6 +268,9 @@ def race_rematch(*, race: Race, player: Player) -> Race:
         existing = Race.objects.filter(rematch_of=locked).first()
         if existing is not None:
             race_join(race=existing, player=player)
+            # A new version for the broadcast that takes this racer there:
+            # clients drop a version they have seen.
+            race_bump_version(race_id=locked.pk)
             return existing
         if locked.winnable_deal:
             seed = seed_drawn

@@ -237,12 +237,27 @@ def test_a_race_runs_from_the_countdown_to_the_results_with_live_panels(live, ne
     expect(carol.get_by_role("button", name="Rematch")).to_be_hidden()
     shot(bob, "race-results")
 
+    first_race = alice.url
     alice.get_by_role("button", name="Rematch").click()
+    # One click each: the asker is taken to the rematch's lobby as its host...
+    expect(alice).not_to_have_url(first_race, timeout=WAIT)
+    expect(alice).to_have_url(re.compile(r"/r/[^/]+/$"))
+    expect(alice.get_by_role("button", name="Start the race")).to_be_visible(timeout=WAIT)
+    rematch_url = alice.url
     for page in (bob, carol):
         link = page.get_by_role("link", name="Rematch ready — join")
         expect(link).to_be_visible(timeout=WAIT)
         expect(link).to_have_attribute("href", re.compile(r"^/r/[^/]+/$"))
-        assert link.get_attribute("href") != f"/r/{alice.url.rstrip('/').rsplit('/', 1)[1]}/"
+        assert rematch_url.endswith(link.get_attribute("href"))
+    # ...another racer's click on the link seats them there...
+    bob.get_by_role("link", name="Rematch ready — join").click()
+    expect(bob).to_have_url(rematch_url, timeout=WAIT)
+    expect(bob.get_by_role("button", name="I’m ready")).to_be_visible(timeout=WAIT)
+    expect(racer_row(alice, "bob")).to_be_visible(timeout=WAIT)
+    # ...and a spectator, who was in no race, lands in the lobby to join as anyone does.
+    carol.get_by_role("link", name="Rematch ready — join").click()
+    expect(carol).to_have_url(rematch_url, timeout=WAIT)
+    expect(carol.get_by_role("button", name="Join the race")).to_be_visible(timeout=WAIT)
     no_js_errors(alice, bob, carol)
 
 

@@ -365,13 +365,23 @@ async def test_a_rematch_opens_one_new_race_for_everyone(started: Lobby):
     await alice.receive_until("end")
     await bob.send({"type": "rematch"})
     invitation = await alice.receive_until("rematch")
+    assert (await bob.receive_until("rematch")) == invitation
     rematch = await db(Race.objects.get)(code=invitation["code"])
     assert rematch.seed != started.race.seed
     assert rematch.status == "lobby"
     await alice.send({"type": "rematch"})
-    assert (await bob.receive_until("rematch"))["code"] == invitation["code"]
+    again = await bob.receive_until("rematch")
+    assert again["code"] == invitation["code"]
+    # A new version, or clients would drop it as seen and the joiner never go there.
+    assert again["v"] > invitation["v"]
+    seated = await db(_seated)(rematch)
+    assert seated == {"alice", "bob"}
     for client in (alice, bob, charlie):
         await client.close()
+
+
+def _seated(race: Race) -> set[str]:
+    return set(race.entries.filter(left_at__isnull=True).values_list("player__nickname", flat=True))
 
 
 async def test_a_racer_who_leaves_no_longer_counts_as_here(lobby: Lobby):

@@ -69,11 +69,14 @@ function receive(message) {
       state.applyEnd(message);
       draw();
       break;
-    case "rematch":
+    case "rematch": {
+      // Every racer who joins it from here is broadcast again: announce the first only.
+      const news = state.race?.rematch !== message.code;
       state.applyRematch(message);
       if (phase === "finished") results.render(state, variantLabel);
-      said.say("rematch", "A rematch is ready: the link to join it is next to the results.");
+      if (news) said.say("rematch", "A rematch is ready: the link to join it is next to the results.");
       break;
+    }
     case "ack":
       play.onAck(message);
       break;

@@ -13,11 +13,13 @@ export class ResultsView {
   #rematch = byId("results-rematch");
   #link = byId("results-rematch-link");
   #alert = byId("results-alert");
-  #asked = false;
+  #asked = false; // this page asked for the rematch: it goes there once it exists
+  #isRacer = false;
 
   constructor({ send }) {
     this.#send = send;
     this.#rematch.addEventListener("click", () => this.#askRematch());
+    this.#link.addEventListener("click", (event) => this.#joinRematch(event));
   }
 
   render(state, variantLabel) {
@@ -31,10 +33,13 @@ export class ResultsView {
       this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : race.winnable_deal ? "Winnable deal" : "Deal"} #${race.seed}`;
     }
     const rematch = race.rematch ?? null;
+    this.#isRacer = state.isRacer;
     show(this.#link, Boolean(rematch));
     if (rematch) {
       this.#link.href = `/r/${encodeURIComponent(rematch)}/`;
-      this.#link.textContent = this.#asked ? "Go to the rematch" : "Rematch ready — join";
+      this.#link.textContent = this.#asked ? "Going to the rematch…" : "Rematch ready — join";
+      // The server has seated this racer (`race_rematch` joins an asker): one click is enough.
+      if (this.#asked) window.location.assign(this.#link.href);
     }
     show(this.#rematch, state.isRacer && !rematch);
     this.#rematch.removeAttribute("aria-busy");
@@ -47,6 +52,19 @@ export class ResultsView {
     show(this.#alert, Boolean(message));
     this.#rematch.removeAttribute("aria-busy");
     this.#rematch.textContent = "Rematch";
+    this.#asked = false;
+    this.#link.removeAttribute("aria-busy");
+    this.#link.textContent = "Rematch ready — join";
+  }
+
+  /** A racer joins the rematch from here; anyone else (or offline) follows the link to its lobby. */
+  #joinRematch(event) {
+    if (!this.#isRacer || this.#asked) return;
+    if (!this.#send({ type: "rematch" })) return;
+    event.preventDefault();
+    this.#asked = true;
+    this.#link.setAttribute("aria-busy", "true");
+    this.#link.textContent = "Joining the rematch…";
   }
 
   #askRematch() {

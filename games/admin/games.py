@@ -214,7 +214,7 @@ class GameAdmin(ModerationOnlyAdmin):
         game = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
         if kind not in self._ACTS:
             raise Http404(f"no moderation act {kind!r}")
-        title, _ = self._ACTS[kind]
+        title = self._ACTS[kind][0]
         form = ReasonForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             self._apply(request, kind, [game], form.cleaned_data["reason"])
@@ -249,13 +249,14 @@ class GameAdmin(ModerationOnlyAdmin):
 
     # Moderation acts -------------------------------------------------------
 
-    _ACTS: dict[str, tuple[str, str]] = {
-        "verify": ("Verify the replay", "game_verify"),
-        "void": ("Void the result", "game_void"),
-        "reinstate": ("Reinstate the result", "game_reinstate"),
-        "flag": ("Flag", "game_flag"),
-        "clear_flag": ("Clear the flag", "game_clear_flag"),
-        "ban": ("Ban the player", "player_ban"),
+    # kind: (the page's title, the moderation service, what the report says was done)
+    _ACTS: dict[str, tuple[str, str, str]] = {
+        "verify": ("Verify the replay", "game_verify", "replay verified"),
+        "void": ("Void the result", "game_void", "result voided"),
+        "reinstate": ("Reinstate the result", "game_reinstate", "result reinstated"),
+        "flag": ("Flag", "game_flag", "flagged"),
+        "clear_flag": ("Clear the flag", "game_clear_flag", "flag cleared"),
+        "ban": ("Ban the player", "player_ban", "player banned"),
     }
 
     def _apply(self, request: HttpRequest, kind: str, games: list[Game], reason: str) -> None:
@@ -276,9 +277,9 @@ class GameAdmin(ModerationOnlyAdmin):
                     moderation.player_ban(player=game.player, moderator=moderator, reason=reason)
                     done.append(f"{game.player} banned")
                 else:
-                    act = getattr(moderation, self._ACTS[kind][1])
-                    act(game=game, moderator=moderator, reason=reason)
-                    done.append(f"game #{game.pk}: {self._ACTS[kind][0].lower()} recorded")
+                    _, service, outcome = self._ACTS[kind]
+                    getattr(moderation, service)(game=game, moderator=moderator, reason=reason)
+                    done.append(f"game #{game.pk}: {outcome}")
             except ModerationRefused as error:
                 refused.append(str(error))
         report(request, done, refused)

@@ -145,7 +145,12 @@ def test_a_void_is_taken_back_by_a_new_event_never_by_an_edit(as_moderator, game
     assert "Reinstate result" not in as_moderator.get(page).content.decode()
     act("void", "collusion")
     assert "Reinstate result" in as_moderator.get(page).content.decode()
-    act("reinstate", "cleared on appeal")
+    reinstated = as_moderator.post(
+        reverse("admin:games_game_moderate", args=[game.pk, "reinstate"]),
+        {"reason": "cleared on appeal"},
+        follow=True,
+    ).content.decode()
+    assert f"Game #{game.pk}: result reinstated" in reinstated
     game.refresh_from_db()
     assert not game.voided
     # A second reinstatement is refused and records nothing.

@@ -254,6 +254,7 @@ def test_a_race_runs_from_the_countdown_to_the_results_with_live_panels(live, ne
     expect(bob).to_have_url(rematch_url, timeout=WAIT)
     expect(bob.get_by_role("button", name="I’m ready")).to_be_visible(timeout=WAIT)
     expect(racer_row(alice, "bob")).to_be_visible(timeout=WAIT)
+    shot(alice, "race-rematch-lobby")
     # ...and a spectator, who was in no race, lands in the lobby to join as anyone does.
     carol.get_by_role("link", name="Rematch ready — join").click()
     expect(carol).to_have_url(rematch_url, timeout=WAIT)

@@ -122,6 +122,11 @@ class Search:
         except OutOfBudget:
             return None
         finally:
+            # Freed with the collector still off: turned on with the tables
+            # alive, its first pass would walk every one of their tuples
+            # (up to a tenth of a second past a time budget).
+            for table in (self.lost, self.tried, self.stuck, self.masks, self.passes):
+                table.clear()
             if collecting:
                 gc.enable()
 

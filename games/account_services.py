@@ -1,17 +1,21 @@
-"""Writes for accounts: a guest's games follow them into the account they create.
+"""Writes for accounts: a guest's games follow them into the account they sign in to.
 
 A guest is reached only through its session; an account's player through its
 user. Claiming moves the guest under the user, so everything the guest played
 (practice, races, history) is the account's from then on, and the old session
-key no longer reaches it (`player_for_session` looks up guests only).
+key no longer reaches it (`player_for_session` looks up guests only). An
+account that already has a player takes the guest's games into it instead.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 
-from games.models import Player
+from games.models import Game, Player, Race, RaceStatus
+from games.race_models import RaceEntry
+from games.race_services import race_bump_version
 from games.services import MAX_NICKNAME
 
 
@@ -36,6 +40,48 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         guest.nickname = user.get_username()[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])
     return guest
+
+
+def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
+    """On logging in: the guest's games, seats and hosted races become the account's.
+
+    Returns how many games moved. An account without a player yet claims the
+    guest whole, as a sign-up does. A race the account already plays (or sits
+    in) stays with the guest, as one player plays a race once. A banned guest
+    keeps everything: logging in must not shed a ban. Moves are not touched:
+    a game's log is the same whoever's name is on it.
+    """
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=guest.pk)
+        if locked.user_id is not None or locked.banned_at is not None:
+            return 0
+        account = Player.objects.select_for_update().filter(user_id=user.pk).first()
+        if account is None:
+            player_claim_for_user(player=locked, user=user)
+            return Game.objects.filter(player=locked).count()
+        raced = Game.objects.filter(player=account, race__isnull=False)
+        seated = RaceEntry.objects.filter(player=account)
+        shared = {
+            *raced.values_list("race_id", flat=True),
+            *seated.values_list("race_id", flat=True),
+        }
+        moving = Race.objects.filter(
+            Q(host=locked) | Q(entries__player=locked) | Q(games__player=locked)
+        ).exclude(pk__in=shared)
+        races = set(moving.values_list("pk", flat=True))
+        games = Game.objects.filter(player=locked).exclude(race_id__in=shared)
+        moved = games.update(player=account)
+        RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
+        Race.objects.filter(host=locked, pk__in=races).update(host=account)
+        # Races still on show the new name at their next snapshot: a new
+        # version makes every client there ask for one.
+        for race_id in (
+            Race.objects.filter(pk__in=races)
+            .exclude(status=RaceStatus.FINISHED)
+            .values_list("pk", flat=True)
+        ):
+            race_bump_version(race_id=race_id)
+    return moved
 
 
 def player_rename(*, player: Player, nickname: str) -> Player:

@@ -1,4 +1,4 @@
-"""Sign up, log in, log out, with Django's auth; a guest's games follow them on sign-up."""
+"""Sign up, log in, log out, with Django's auth; a guest's games follow them into the account."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from games.account_services import ClaimRefused, player_claim_for_user
+from games.account_services import ClaimRefused, player_claim_for_user, player_take_guest_games
 from games.services import player_for_request
 
 log = logging.getLogger(__name__)
@@ -70,9 +70,16 @@ class SultanLoginView(LoginView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        # A guest logging in to an existing account leaves the guest's games behind.
         context["guest"] = player_for_request(self.request)
         return context
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        guest = player_for_request(self.request)  # the session's, before it becomes the user's
+        response = super().form_valid(form)
+        if guest is not None:
+            moved = player_take_guest_games(guest=guest, user=form.get_user())
+            log.info("guest #%s: %s games into user %s", guest.pk, moved, form.get_user().pk)
+        return response
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)

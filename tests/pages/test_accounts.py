@@ -9,9 +9,16 @@ from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games.account_services import ClaimRefused, player_claim_for_user, player_rename
+from games.account_services import (
+    ClaimRefused,
+    player_claim_for_user,
+    player_rename,
+    player_take_guest_games,
+)
 from games.models import Game, Player
-from games.services import SESSION_PLAYER_KEY, player_create_guest
+from games.moderation import player_ban
+from games.race_services import race_create, race_join
+from games.services import SESSION_PLAYER_KEY, game_create, player_create_guest, player_for_user
 from tests.pages.helpers import client_for, play, start_practice
 
 pytestmark = pytest.mark.django_db
@@ -95,10 +102,82 @@ def test_logging_in_and_out() -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_the_login_page_warns_a_guest_their_games_stay_behind() -> None:
+def test_the_login_page_tells_a_guest_their_games_come_along() -> None:
     client = Client()
     client.post("/guest", {"nickname": "Ali"})
-    assert b"leaves that guest" in client.get("/accounts/login/").content
+    assert (
+        "brings that guest’s games into your account"
+        in client.get("/accounts/login/").content.decode()
+    )
+
+
+def _log_in(client: Client, username: str) -> None:
+    response = client.post("/accounts/login/", {"username": username, "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_guest_who_logs_in_brings_their_games_into_the_account() -> None:
+    user = User.objects.create_user(username="harun", password=PASSWORD)
+    account = player_for_user(user=user)
+    earlier = game_create(player=account, variant="sultan", seed=5)
+    client = Client()
+    game_id = start_practice(client, 61)["game"]["id"]
+    seq = play(client, game_id, ["draw"])
+    _log_in(client, "harun")
+    assert Game.objects.get(pk=game_id).player_id == account.pk
+    assert set(Game.objects.filter(player=account).values_list("pk", flat=True)) == {
+        earlier.pk,
+        game_id,
+    }
+    # The game plays on under the account, its log untouched.
+    assert play(client, game_id, ["draw"], seq=seq) == 2
+
+
+def test_a_race_the_account_played_too_stays_with_the_guest(alice: Player) -> None:
+    guest = player_create_guest(nickname="ali")
+    race = race_create(host=guest)
+    race_join(race=race, player=alice)
+    theirs = game_create(player=guest, variant=race.variant, race=race)
+    game_create(player=alice, variant=race.variant, race=race)
+    practice = game_create(player=guest, variant="sultan", seed=9)
+    assert alice.user is not None
+    assert player_take_guest_games(guest=guest, user=alice.user) == 1
+    assert Game.objects.get(pk=practice.pk).player_id == alice.pk
+    assert Game.objects.get(pk=theirs.pk).player_id == guest.pk  # one game per player per race
+    race.refresh_from_db()
+    assert race.host_id == guest.pk
+
+
+def test_a_guest_hosting_a_lobby_hands_it_to_the_account(alice: Player) -> None:
+    guest = player_create_guest(nickname="ali")
+    race = race_create(host=guest)
+    version = race.version
+    assert alice.user is not None
+    player_take_guest_games(guest=guest, user=alice.user)
+    race.refresh_from_db()
+    assert race.host_id == alice.pk
+    assert list(race.entries.values_list("player_id", flat=True)) == [alice.pk]
+    assert race.version > version  # its clients ask for a snapshot with the new name
+
+
+def test_a_banned_guest_keeps_its_games(alice: Player, moderator: User) -> None:
+    guest = player_create_guest(nickname="ali")
+    game = game_create(player=guest, variant="sultan", seed=9)
+    player_ban(player=guest, moderator=moderator, reason="a script")
+    assert alice.user is not None
+    assert player_take_guest_games(guest=guest, user=alice.user) == 0
+    assert Game.objects.get(pk=game.pk).player_id == guest.pk
+
+
+def test_an_account_without_a_player_claims_the_guest_on_login() -> None:
+    user = User.objects.create_user(username="harun", password=PASSWORD)
+    client = Client()
+    game_id = start_practice(client, 61)["game"]["id"]
+    guest = Player.objects.get(pk=client.session[SESSION_PLAYER_KEY])
+    _log_in(client, "harun")
+    guest.refresh_from_db()
+    assert guest.user_id == user.pk
+    assert Game.objects.get(pk=game_id).player_id == guest.pk
 
 
 def test_signed_in_players_skip_the_sign_up_page(alice: Player) -> None:

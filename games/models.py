@@ -116,6 +116,17 @@ class ModerationKind(models.TextChoices):
     VERIFY = "verify"
 
 
+# The acts that switch a game's projected flag, and to what: the latest of them
+# for a field decides its value (games.moderation writes it, the replay check
+# recomputes it).
+GAME_SWITCHES: dict[str, tuple[str, bool]] = {
+    ModerationKind.VOID: ("voided", True),
+    ModerationKind.REINSTATE: ("voided", False),
+    ModerationKind.FLAG: ("flagged", True),
+    ModerationKind.CLEAR_FLAG: ("flagged", False),
+}
+
+
 class Race(models.Model):
     Status = RaceStatus
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from games.models import Game, ModerationAction, ModerationKind, Player
+from games.models import GAME_SWITCHES, Game, ModerationAction, ModerationKind, Player
 from games.selectors import Mismatch, game_projection_mismatches
 
 
@@ -39,58 +39,44 @@ def _record(
     )
 
 
-def _locked_game(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
+_SHOWN_AS = {"voided": "void", "flagged": "flagged"}
+
+
+def _switch_game(
+    *, game: Game, moderator: AbstractBaseUser, reason: str, action: ModerationKind
+) -> ModerationAction:
+    """Record `action`, then set the game field it switches; refused when already so."""
+    field, on = GAME_SWITCHES[action]
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if getattr(locked, field) == on:
+            state = "is already" if on else "is not"
+            raise ModerationRefused(f"game #{game.pk} {state} {_SHOWN_AS[field]}")
+        recorded = _record(moderator=moderator, action=action, reason=reason, game=locked)
+        Game.objects.filter(pk=game.pk).update(**{field: on})
+    return recorded
 
 
 def game_void(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
     """Void a game's result: it stays in the store, counted for nothing."""
-    with transaction.atomic():
-        locked = _locked_game(game)
-        if locked.voided:
-            raise ModerationRefused(f"game #{game.pk} is already void")
-        action = _record(
-            moderator=moderator, action=ModerationKind.VOID, reason=reason, game=locked
-        )
-        Game.objects.filter(pk=game.pk).update(voided=True)
-    return action
+    return _switch_game(game=game, moderator=moderator, reason=reason, action=ModerationKind.VOID)
 
 
 def game_reinstate(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
     """Take back a void: the void stays in the log, and the result counts again."""
-    with transaction.atomic():
-        locked = _locked_game(game)
-        if not locked.voided:
-            raise ModerationRefused(f"game #{game.pk} is not void")
-        action = _record(
-            moderator=moderator, action=ModerationKind.REINSTATE, reason=reason, game=locked
-        )
-        Game.objects.filter(pk=game.pk).update(voided=False)
-    return action
+    return _switch_game(
+        game=game, moderator=moderator, reason=reason, action=ModerationKind.REINSTATE
+    )
 
 
 def game_flag(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
-    with transaction.atomic():
-        locked = _locked_game(game)
-        if locked.flagged:
-            raise ModerationRefused(f"game #{game.pk} is already flagged")
-        action = _record(
-            moderator=moderator, action=ModerationKind.FLAG, reason=reason, game=locked
-        )
-        Game.objects.filter(pk=game.pk).update(flagged=True)
-    return action
+    return _switch_game(game=game, moderator=moderator, reason=reason, action=ModerationKind.FLAG)
 
 
 def game_clear_flag(*, game: Game, moderator: AbstractBaseUser, reason: str) -> ModerationAction:
-    with transaction.atomic():
-        locked = _locked_game(game)
-        if not locked.flagged:
-            raise ModerationRefused(f"game #{game.pk} is not flagged")
-        action = _record(
-            moderator=moderator, action=ModerationKind.CLEAR_FLAG, reason=reason, game=locked
-        )
-        Game.objects.filter(pk=game.pk).update(flagged=False)
-    return action
+    return _switch_game(
+        game=game, moderator=moderator, reason=reason, action=ModerationKind.CLEAR_FLAG
+    )
 
 
 def game_verify(

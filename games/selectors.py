@@ -11,7 +11,15 @@ from django.utils import timezone
 
 from games.cache import Stamp, positions
 from games.engine import GameState, IllegalMove, InvalidMove
-from games.models import Game, ModerationAction, ModerationKind, Move, Player, Race, RaceStatus
+from games.models import (
+    GAME_SWITCHES,
+    Game,
+    ModerationAction,
+    Move,
+    Player,
+    Race,
+    RaceStatus,
+)
 from games.positions import Position, advance
 from games.records import render_record
 from games.timing import Timing, summarize
@@ -175,14 +183,11 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     actions = list(
         ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
     )
-    void = _last_is(actions, ModerationKind.VOID, ModerationKind.REINSTATE)
-    flag = _last_is(actions, ModerationKind.FLAG, ModerationKind.CLEAR_FLAG)
-    differs("voided", game.voided, void)
-    differs("flagged", game.flagged, flag)
+    switched = {"voided": False, "flagged": False}
+    for act in actions:  # a fold in log order: the latest act on a field decides it
+        if act in GAME_SWITCHES:
+            field, on = GAME_SWITCHES[act]
+            switched[field] = on
+    for field, on in switched.items():
+        differs(field, getattr(game, field), on)
     return found
-
-
-def _last_is(actions: list[str], on: str, off: str) -> bool:
-    """Is a switch on after this log of moderation actions? Its latest act says."""
-    switches = [a for a in actions if a in (on, off)]
-    return bool(switches) and switches[-1] == on

@@ -46,7 +46,7 @@ WASTE_DOWN: Final = -4  # the waste's top card into an empty reserve slot (pysol
 
 # In a capped round of `sultan`, a last pass is not tried when it starts with
 # more than this many cards above the fewest any last pass of the search has
-# started with; see `_redeal`.
+# started with; see `Search._worth_a_try`.
 _SPREAD: Final = 4
 
 _CHECK_CLOCK_EVERY: Final = 1024
@@ -298,7 +298,7 @@ class Search:
         # each last pass is a fresh lottery ticket, and its odds fall
         # steeply with the cards it starts with: over deals 21-80, 0.2% of
         # the last passes starting with 36-44 cards were won, 0.07% with
-        # 45-50, none of 75,000 with 57 or more. Tickets far worse than
+        # 45-50, none of 74,000 with 57 or more. Tickets far worse than
         # the best one seen are not worth their nodes, and a second pass
         # whose first (best-looking) line ends far worse is dropped whole:
         # more of it rarely gains more than two or three cards.

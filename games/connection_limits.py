@@ -1,4 +1,4 @@
-"""How often one client may open a race socket.
+"""How often one client may open a race socket, and send frames on one.
 
 Every socket costs its process a session lookup, a snapshot of the race (the
 racers' positions) and a channel-layer subscription before it has sent a
@@ -23,6 +23,28 @@ from typing import Any, Final
 MAX_CLIENTS: Final = 50_000
 
 
+class TokenBucket:
+    """`burst` at once, then `rate` a second: the limit on a socket's frames, and
+    on each client's sockets in `ConnectLimiter`."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = burst, clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 class ConnectLimiter:
     """A token bucket per client: `burst` sockets at once, then `per_minute`."""
 
@@ -37,17 +59,16 @@ class ConnectLimiter:
         self.burst = burst
         self.clock = clock
         self.max_clients = max_clients
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def allow(self, client: str) -> bool:
-        now = self.clock()
-        tokens, stamp = self._buckets.pop(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        allowed = tokens >= 1
-        self._buckets[client] = (tokens - 1 if allowed else tokens, now)
+        bucket = self._buckets.pop(client, None)
+        if bucket is None:
+            bucket = TokenBucket(self.rate, self.burst, self.clock)
+        self._buckets[client] = bucket  # now the most recently seen
         if len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
-        return allowed
+        return bucket.take()
 
 
 def client_key(scope: Mapping[str, Any], cookie_name: str) -> str:

@@ -8,47 +8,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
 
 from games.broadcast import race_group
-from games.connection_limits import ConnectLimiter, client_key
+from games.connection_limits import ConnectLimiter, TokenBucket, client_key
 from games.engine import race_view
 from games.models import Player, Race, RaceStatus
 from games.protocol import BadMessage, ClientMessage, encode, error, own_view, parse_client_message
-from games.race_selectors import (
-    race_by_code,
-    race_game_id,
-    race_info,
-    race_racers,
-    race_results,
-    race_role,
-    race_snapshot,
-    race_version,
-    standings_as_dicts,
-)
+from games.race_selectors import race_game_id, race_snapshot, race_version
 from games.race_services import (
     RaceRefused,
     race_close_if_over,
-    race_connection,
     race_leave,
     race_move,
     race_rematch,
     race_set_ready,
     race_start,
 )
-from games.services import MoveRejected, player_for_session
+from games.services import MoveRejected
+from games.socket_db import (
+    by_race,
+    connect_info,
+    db,
+    end_message,
+    lobby_racers,
+    presence,
+    race_started,
+)
 from games.socket_loop import TwoReaderConsumer
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 # Frames dropped for flooding before the socket is closed.
 FLOOD_CLOSE_AFTER: Final = 30
@@ -75,36 +68,6 @@ logger = logging.getLogger(__name__)
 connect_limiter = ConnectLimiter(settings.WS_CONNECTS_PER_MIN, settings.WS_CONNECT_BURST)
 
 
-def db(fn: Callable[P, R]) -> Callable[P, Any]:
-    """Run `fn` in a worker thread with its own database connection.
-
-    On PostgreSQL, a pool of threads: not Django's one shared sync thread,
-    where every socket of the process would queue behind the slowest query.
-    On SQLite, that one thread: SQLite has one writer at a time anyway, and
-    writers in several threads wait for each other in its busy handler's
-    sleeps, which cost far more than queueing.
-    """
-    return database_sync_to_async(fn, thread_sensitive=_ONE_WRITER)  # type: ignore[no-any-return]
-
-
-_ONE_WRITER: Final = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class RaceConsumer(TwoReaderConsumer):
     race_id: int
     group: str
@@ -128,7 +91,7 @@ class RaceConsumer(TwoReaderConsumer):
             return
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            found = await db(_connect_info)(code, self.scope.get("user"), self.scope.get("session"))
+            found = await db(connect_info)(code, self.scope.get("user"), self.scope.get("session"))
         except DatabaseError:
             logger.warning("race socket refused for now: the database failed", exc_info=True)
             await self._refuse_for_now("the game store is unavailable")
@@ -237,7 +200,7 @@ class RaceConsumer(TwoReaderConsumer):
         if self.game_id is None:
             self.game_id = await db(race_game_id)(race_id=self.race_id, player=self.player)
         if self.game_id is None:
-            if await db(_race_started)(self.race_id):
+            if await db(race_started)(self.race_id):
                 await self._reject(message, "forbidden", "you have no game in this race", 0)
             else:
                 await self._reject(message, "not_started", "the race has not started", 0)
@@ -299,7 +262,7 @@ class RaceConsumer(TwoReaderConsumer):
             await self._send(error("not_host", "only the host starts the race"))
             return
         try:
-            version = await db(_by_race(race_start))(self.race_id, player=self.player)
+            version = await db(by_race(race_start))(self.race_id, player=self.player)
         except RaceRefused as refused:
             await self._send(error(refused.code, refused.message))
             return
@@ -310,7 +273,7 @@ class RaceConsumer(TwoReaderConsumer):
             await self._send(error("not_racer", "only racers of this race ask for a rematch"))
             return
         try:
-            rematch = await db(_by_race(race_rematch))(self.race_id, player=self.player)
+            rematch = await db(by_race(race_rematch))(self.race_id, player=self.player)
         except RaceRefused as refused:
             await self._send(error(refused.code, refused.message))
             return
@@ -373,7 +336,7 @@ class RaceConsumer(TwoReaderConsumer):
             await self._send(error("not_racer", "you are not in this race"))
             return False
         try:
-            version = await db(_by_race(service))(self.race_id, player=self.player, **kwargs)
+            version = await db(by_race(service))(self.race_id, player=self.player, **kwargs)
         except RaceRefused as refused:
             await self._send(error(refused.code, refused.message))
             return False
@@ -381,12 +344,12 @@ class RaceConsumer(TwoReaderConsumer):
         return True
 
     async def _presence(self, delta: int) -> None:
-        version = await db(_presence)(self.race_id, self.player, delta)
+        version = await db(presence)(self.race_id, self.player, delta)
         if version is not None:
             await self._broadcast_lobby(version)
 
     async def _broadcast_lobby(self, version: int) -> None:
-        racers = await db(_racers)(self.race_id)
+        racers = await db(lobby_racers)(self.race_id)
         await self._broadcast("lobby", v=version, racers=racers)
 
     def _arm_timer(self, race: Race) -> None:
@@ -404,43 +367,5 @@ class RaceConsumer(TwoReaderConsumer):
             await self._announce_end()
 
     async def _announce_end(self) -> None:
-        end = await db(_end_message)(self.race_id)
+        end = await db(end_message)(self.race_id)
         await self._broadcast("end", **end)
-
-
-def _connect_info(code: str, user: Any, session: Any) -> tuple[Race, Player | None, bool] | None:
-    race = race_by_code(code=code)
-    if race is None:
-        return None
-    player = player_for_session(user=user, session=session)
-    return race, player, race_role(race=race, player=player) == "racer"
-
-
-def _by_race(service: Callable[..., R]) -> Callable[..., R]:
-    def call(race_id: int, **kwargs: Any) -> R:
-        return service(race=Race.objects.get(pk=race_id), **kwargs)
-
-    return call
-
-
-def _race_started(race_id: int) -> bool:
-    return Race.objects.filter(pk=race_id).exclude(status=RaceStatus.LOBBY).exists()
-
-
-def _presence(race_id: int, player: Player | None, delta: int) -> int | None:
-    if player is None:
-        return None
-    return race_connection(race=Race.objects.get(pk=race_id), player=player, delta=delta)
-
-
-def _racers(race_id: int) -> list[dict[str, Any]]:
-    return race_racers(race=Race.objects.get(pk=race_id))
-
-
-def _end_message(race_id: int) -> dict[str, Any]:
-    race = Race.objects.get(pk=race_id)
-    return {
-        "v": race.version,
-        "race": race_info(race=race),
-        "results": standings_as_dicts(race_results(race=race)),
-    }

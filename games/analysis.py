@@ -1,5 +1,5 @@
-"""The solver at work for players: winnable deals, practice hints, and where a
-lost game was lost.
+"""The solver at work for players: winnable deals, and where a lost game was
+lost (practice hints are in `games/hints.py`).
 
 Each use has a time budget: the solver may answer `unknown`, and every answer
 here says so rather than guessing. Hints exist for practice games only; a
@@ -17,18 +17,16 @@ from typing import Final
 
 from games.engine import SEED_LIMIT, UNDO, GameState, apply, new_game
 from games.engine.solver import solve
-from games.models import Game, GameStatus, Move, Player
+from games.models import Game, GameStatus, Move
 
 WINNABLE_SEARCH_S: Final = 12.0  # the longest a race's creator waits for a winnable deal
 WINNABLE_PER_DEAL_S: Final = 0.6
-HINT_S: Final = 2.0
 ANALYSIS_S: Final = 6.0  # all the solves of one game's analysis together
 ANALYSIS_PROBE_S: Final = 1.0
 # Node budgets as well as time: the solver's tables grow with the nodes it
 # searched (a few hundred MB near two million), and a fast machine would reach
 # far more of them within the same seconds. About the time above, here.
 WINNABLE_PER_DEAL_NODES: Final = 150_000
-HINT_NODES: Final = 500_000
 ANALYSIS_PROBE_NODES: Final = 250_000
 
 
@@ -43,31 +41,6 @@ def winnable_seed(
         if solve(deal, WINNABLE_PER_DEAL_NODES, min(per_deal_s, left)).status == "won":
             return seed
     return None
-
-
-class HintRefused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    status: str  # won: `move` starts a winning line; lost: none exists; unknown: out of time
-    move: str | None
-
-
-def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
-    """The next move of a winning line from the player's practice position."""
-    if game.race_id is not None:
-        raise HintRefused("forbidden", "races have no hints")
-    if game.player_id != player.pk:
-        raise HintRefused("forbidden", "this is not your game")
-    if state.is_over:
-        raise HintRefused("finished", f"the game is over ({state.status})")
-    solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
-    return Hint(solution.status, solution.moves[0] if solution.moves else None)
 
 
 @dataclass(frozen=True, slots=True)

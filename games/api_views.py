@@ -16,12 +16,14 @@ from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from games.analysis import HintRefused, game_analysis, practice_hint
+from games.analysis import game_analysis
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.hints import HintRefused, practice_hint
 from games.history import player_game
 from games.models import Game, Player
 from games.practice_services import PracticeRefused, practice_game_start, practice_random_deal
 from games.protocol import MAX_ID, MAX_TOKEN, own_view
+from games.race_selectors import deal_raced_now
 from games.replays import HIDDEN, IN_PLAY, OPEN, game_for_replay, game_replay, replay_access
 from games.selectors import game_state
 from games.services import (
@@ -241,7 +243,7 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
     try:
         hint = practice_hint(game=found, player=player, state=game_state(game=found))
     except HintRefused as refused:
-        return _error(422, refused.code, refused.message)
+        return _error(refused.status, refused.code, refused.message)
     return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})
 
 
@@ -256,6 +258,10 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
     )
     if access != OPEN or game is None:
         return _error(404 if access == HIDDEN else 403, "closed", "no analysis here yet")
+    if deal_raced_now(seed=game.seed, variant=game.variant):
+        # The solver's line would play that race for its racers.
+        text = "this deal is being raced: its analysis opens when that race ends"
+        return _error(403, "deal_raced", text)
     analysis = game_analysis(game=game)
     return JsonResponse(
         {

@@ -166,6 +166,14 @@ class Race(models.Model):
                 condition=Q(variant__in=list(VARIANTS)), name="race_variant_valid"
             ),
         ]
+        indexes: ClassVar = [
+            # Hints and analyses ask whether a deal is being raced (race_selectors).
+            models.Index(
+                fields=["seed", "variant"],
+                condition=~Q(status=RaceStatus.FINISHED),
+                name="race_deal_not_finished",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.code

@@ -25,6 +25,16 @@ def race_by_code(*, code: str) -> Race | None:
     return Race.objects.select_related("host").filter(code=code).first()
 
 
+def deal_raced_now(*, seed: int, variant: str) -> bool:
+    """Does a race not yet finished play this deal? Then no solver answer may come from it.
+
+    An open deal's number is public, so anyone can deal it in practice; a
+    secret one is matched too, should a practice game ever hit it.
+    """
+    races = Race.objects.filter(seed=seed, variant=variant)
+    return races.exclude(status=RaceStatus.FINISHED).exists()
+
+
 def race_role(*, race: Race, player: Player | None) -> str:
     """`racer` for a seated racer (or one with a game), else `spectator`."""
     if player is None:

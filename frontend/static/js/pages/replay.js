@@ -177,7 +177,9 @@ async function analyse(game) {
   text.textContent = "The solver is looking for where a win slipped away…";
   const answer = await api(`/api/games/${root.dataset.game}/analysis`);
   if (!answer.ok) {
-    panel.hidden = true;
+    // A deal still being raced keeps its analysis until that race ends: say so.
+    if (answer.data?.code === "deal_raced") text.textContent = "This deal is being raced right now: the solver's analysis opens when that race ends.";
+    else panel.hidden = true;
     return;
   }
   const { verdict, seq, line } = answer.data;

@@ -1,0 +1,154 @@
+"""Hints follow one remembered winning line, and keep away from deals being raced."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from games.engine import UNDO, apply, legal_moves, new_game, replay
+from games.hints import WinningLines, winning_lines
+from games.models import Game, Player, Race
+from games.race_services import race_create
+from games.services import game_append_move, game_create
+from tests.pages.helpers import client_for, post_json
+from tests.races.helpers import SEED, VARIANT, careless_policy, recorded_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_lines_remembered() -> Iterator[None]:
+    # Ids are reused once a test's transaction rolls back: start each test afresh.
+    winning_lines.clear()
+    yield
+    winning_lines.clear()
+
+
+def _append(game: Game, player: Player, token: str) -> None:
+    game.refresh_from_db()
+    game_append_move(
+        game_id=game.pk,
+        player=player,
+        token=token,
+        client_move_id=f"m{game.last_seq}",
+        expected_seq=game.last_seq,
+    )
+
+
+def _hint(game: Game, player: Player) -> dict[str, object]:
+    response = post_json(client_for(player), f"/api/games/{game.pk}/hint", {})
+    assert response.status_code == 200, response.json()
+    answer: dict[str, object] = response.json()
+    return answer
+
+
+def test_following_the_hints_wins_the_game_with_one_solve(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    solved, followed = winning_lines.stats.solved, winning_lines.stats.followed
+    moves = 0
+    while True:
+        hint = _hint(game, alice)
+        assert hint["status"] == "won"
+        _append(game, alice, str(hint["move"]))
+        moves += 1
+        game.refresh_from_db()
+        if game.status != "playing":
+            break
+    assert game.status == "won"
+    assert winning_lines.stats.solved == solved + 1
+    assert winning_lines.stats.followed == followed + moves - 1
+
+
+def test_taking_a_move_back_keeps_the_same_line(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    first = _hint(game, alice)
+    _append(game, alice, str(first["move"]))
+    second = _hint(game, alice)
+    _append(game, alice, str(second["move"]))
+    _append(game, alice, UNDO)
+    solved = winning_lines.stats.solved
+    assert _hint(game, alice) == second
+    assert winning_lines.stats.solved == solved
+
+
+def test_a_move_off_the_line_makes_the_next_hint_solve_again(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    played: list[str] = []
+    while True:  # along the line, up to a position with a choice
+        hinted = str(_hint(game, alice)["move"])
+        choice = [m for m in legal_moves(replay(SEED, VARIANT, played)) if m != hinted]
+        if choice:
+            break
+        _append(game, alice, hinted)
+        played.append(hinted)
+    _append(game, alice, choice[0])
+    solved = winning_lines.stats.solved
+    hint = _hint(game, alice)
+    assert winning_lines.stats.solved == solved + 1
+    if hint["status"] == "won":
+        assert hint["move"] in legal_moves(replay(SEED, VARIANT, [*played, choice[0]]))
+
+
+def test_a_remembered_line_never_hints_a_position_off_it():
+    lines = WinningLines(size=4)
+    start = new_game(SEED, VARIANT)
+    line = ("draw", "draw")
+    lines.remember(7, start, line)
+    assert lines.next_move(7, start) == "draw"
+    assert lines.next_move(7, apply(start, "draw")) == "draw"
+    assert lines.next_move(7, apply(apply(start, "draw"), "draw")) is None  # the line's end
+    assert lines.next_move(8, start) is None  # another game
+
+
+def test_the_least_recently_hinted_game_is_forgotten_first():
+    lines = WinningLines(size=2)
+    start = new_game(SEED, VARIANT)
+    lines.remember(1, start, ("draw",))
+    lines.remember(2, start, ("draw",))
+    assert lines.next_move(1, start) == "draw"  # 1 is now the most recent
+    lines.remember(3, start, ("draw",))
+    assert lines.next_move(2, start) is None
+    assert lines.next_move(1, start) == "draw"
+    assert lines.next_move(3, start) == "draw"
+
+
+def _open_deal_race(host: Player) -> Race:
+    return race_create(host=host, variant=VARIANT, deal=SEED)
+
+
+def test_there_is_no_hint_on_a_deal_being_raced(alice: Player, bob: Player):
+    race = _open_deal_race(bob)
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    for status in ("lobby", "running"):
+        race.status = status
+        race.save()
+        response = post_json(client_for(alice), f"/api/games/{game.pk}/hint", {})
+        assert response.status_code == 403
+        assert response.json()["code"] == "deal_raced"
+        assert "move" not in response.json()
+    race.status = "finished"
+    race.save()
+    assert _hint(game, alice)["status"] == "won"
+
+
+def test_the_same_deal_in_another_variant_still_has_hints(alice: Player, bob: Player):
+    race_create(host=bob, variant="sultan", deal=SEED)
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    assert _hint(game, alice)["status"] == "won"
+
+
+def test_the_analysis_waits_for_the_race_on_its_deal(alice: Player, bob: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    for token in recorded_game(careless_policy):
+        _append(game, alice, token)
+    race = _open_deal_race(bob)
+    client = client_for(alice)
+    refused = client.get(f"/api/games/{game.pk}/analysis")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "deal_raced"
+    assert "line" not in refused.json()
+    assert client.get(f"/api/games/{game.pk}/replay").status_code == 200  # the moves stay open
+    race.status = "finished"
+    race.save()
+    assert client.get(f"/api/games/{game.pk}/analysis").json()["verdict"] == "lost_after"

@@ -10,9 +10,10 @@ from games.engine import UNDO, apply, legal_moves, new_game, replay
 from games.hints import WinningLines, winning_lines
 from games.models import Game, Player, Race
 from games.race_services import race_create
-from games.services import game_append_move, game_create
+from games.services import game_create
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT, careless_policy, recorded_game
+from tests.store.helpers import append
 
 pytestmark = pytest.mark.django_db
 
@@ -23,17 +24,6 @@ def no_lines_remembered() -> Iterator[None]:
     winning_lines.clear()
     yield
     winning_lines.clear()
-
-
-def _append(game: Game, player: Player, token: str) -> None:
-    game.refresh_from_db()
-    game_append_move(
-        game_id=game.pk,
-        player=player,
-        token=token,
-        client_move_id=f"m{game.last_seq}",
-        expected_seq=game.last_seq,
-    )
 
 
 def _hint(game: Game, player: Player) -> dict[str, object]:
@@ -50,7 +40,7 @@ def test_following_the_hints_wins_the_game_with_one_solve(alice: Player):
     while True:
         hint = _hint(game, alice)
         assert hint["status"] == "won"
-        _append(game, alice, str(hint["move"]))
+        append(game, alice, str(hint["move"]))
         moves += 1
         game.refresh_from_db()
         if game.status != "playing":
@@ -63,10 +53,10 @@ def test_following_the_hints_wins_the_game_with_one_solve(alice: Player):
 def test_taking_a_move_back_keeps_the_same_line(alice: Player):
     game = game_create(player=alice, variant=VARIANT, seed=SEED)
     first = _hint(game, alice)
-    _append(game, alice, str(first["move"]))
+    append(game, alice, str(first["move"]))
     second = _hint(game, alice)
-    _append(game, alice, str(second["move"]))
-    _append(game, alice, UNDO)
+    append(game, alice, str(second["move"]))
+    append(game, alice, UNDO)
     solved = winning_lines.stats.solved
     assert _hint(game, alice) == second
     assert winning_lines.stats.solved == solved
@@ -80,9 +70,9 @@ def test_a_move_off_the_line_makes_the_next_hint_solve_again(alice: Player):
         choice = [m for m in legal_moves(replay(SEED, VARIANT, played)) if m != hinted]
         if choice:
             break
-        _append(game, alice, hinted)
+        append(game, alice, hinted)
         played.append(hinted)
-    _append(game, alice, choice[0])
+    append(game, alice, choice[0])
     solved = winning_lines.stats.solved
     hint = _hint(game, alice)
     assert winning_lines.stats.solved == solved + 1
@@ -141,7 +131,7 @@ def test_the_same_deal_in_another_variant_still_has_hints(alice: Player, bob: Pl
 def test_the_analysis_waits_for_the_race_on_its_deal(alice: Player, bob: Player):
     game = game_create(player=alice, variant=VARIANT, seed=SEED)
     for token in recorded_game(careless_policy):
-        _append(game, alice, token)
+        append(game, alice, token)
     race = _open_deal_race(bob)
     client = client_for(alice)
     refused = client.get(f"/api/games/{game.pk}/analysis")

@@ -140,10 +140,8 @@ def test_a_stale_tab_is_brought_up_to_date(new_page):
     ) == first.locator(".sb-waste .sb-spot .sc-card").get_attribute("data-card")
 
 
-def test_winning_shows_the_result_and_stops_the_clock(new_page, shot):
-    seed, tokens = winning_log("sultan")
-    page = _open(new_page, seed)
-    # All but the last move through the page's own API, then the page resumes the game.
+def _resume_after(page: Any, seed: int, tokens: tuple[str, ...]) -> None:
+    """Play `tokens` through the page's own API, then let the page resume the game."""
     page.evaluate(
         """async ([deal, tokens]) => {
           const headers = {"Content-Type": "application/json",
@@ -156,11 +154,51 @@ def test_winning_shows_the_result_and_stops_the_clock(new_page, shot):
             seq = (await post(`/api/games/${start.game.id}/moves`, {token, id: `w${i}`, seq})).seq;
           }
         }""",
-        [seed, list(tokens[:-1])],
+        [seed, list(tokens)],
     )
     page.reload()
     page.wait_for_selector(".sultan-board .sb-table")
-    _wait_moves(page, len(tokens) - 1)
+    _wait_moves(page, len(tokens))
+
+
+def _hinted_spots(token: str) -> list[str]:
+    if token in ("draw", "redeal"):
+        return ['[data-action="stock"]']
+    target = "foundation" if token[1].isdigit() else "slot"
+    return [_spot(token[0]), f'[data-{target}="{token[1]}"] .sb-spot']
+
+
+def test_hints_point_at_their_moves_and_lead_to_a_win(new_page, shot):
+    seed, tokens = winning_log("sultan")
+    page = _open(new_page, seed)
+    played = len(tokens) - 20
+    _resume_after(page, seed, tokens[:played])
+    for hints in range(200):
+        with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+            page.keyboard.press("?")
+        hint = answer.value.json()
+        assert hint["status"] == "won", hint
+        for selector in _hinted_spots(hint["move"]):
+            page.wait_for_selector(f"{selector}.is-hinted")
+        assert "leads to a win" in page.inner_text(".sb-toast")
+        if hints == 0:
+            shot(page, "practice-hint")
+        keys = {"draw": ["Space"], "redeal": ["r"]}.get(hint["move"], list(hint["move"]))
+        for key in keys:
+            page.keyboard.press(key)
+        played += 1
+        _wait_moves(page, played)
+        assert page.locator(".is-hinted").count() == 0  # the pointer goes with the move
+        if page.get_attribute(".sultan-board", "data-status") == "won":
+            break
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.js_errors == []
+
+
+def test_winning_shows_the_result_and_stops_the_clock(new_page, shot):
+    seed, tokens = winning_log("sultan")
+    page = _open(new_page, seed)
+    _resume_after(page, seed, tokens[:-1])
     last = tokens[-1]
     page.keyboard.press(last[0])
     page.keyboard.press(last[1])

@@ -11,7 +11,7 @@
 
 import { ensureSprite, cardName } from "./cards.js";
 import { installKeys, ensureTabStop } from "./keys.js";
-import { buildBoard, paintView, measure, sourceSpot, targetSpot } from "./board/layout.js";
+import { buildBoard, paintView, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
 import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
 import { glideTo, shake, settle } from "./board/animate.js";
 import { playEvents } from "./board/events.js";
@@ -41,6 +41,7 @@ export class Board {
   #keys = null;
   #drag = null;
   #toastTimer = 0;
+  #pointed = null; // a hinted move token, shown until the board changes
   #listeners = [];
 
   constructor(element, { onIntent = null, interactive = true, keys = document, undoButton = true, view = null } = {}) {
@@ -121,6 +122,12 @@ export class Board {
     this.showMessage(message);
   }
 
+  /** Point at a move (a hint): its card, or the stock, and where it goes, until the next change. */
+  point(token) {
+    this.#pointed = token;
+    this.#decorate();
+  }
+
   /** Read-only boards (replays, countdowns) show everything and take no moves. */
   setInteractive(on) {
     this.#interactive = Boolean(on);
@@ -177,6 +184,7 @@ export class Board {
       if (focused) this.root.querySelector("[data-nav][tabindex='0']")?.focus();
     }
     this.#view = view;
+    this.#pointed = null;
     paintView(this.#dom, view);
     if (view.status === "playing") this.root.classList.remove("is-celebrating");
     if (this.#selection && !destinations(this.#selection, view.legal).length) this.#selection = null;
@@ -200,6 +208,8 @@ export class Board {
       else spot.removeAttribute("aria-pressed");
     }
     this.#dom.stock.spot.classList.toggle("is-playable", legal.includes("draw") || legal.includes("redeal"));
+    const pointed = new Set(this.#pointed ? moveSpots(this.#dom, this.#pointed) : []);
+    for (const spot of this.root.querySelectorAll(".sb-spot")) spot.classList.toggle("is-hinted", pointed.has(spot));
     this.root.classList.toggle("has-selection", Boolean(sel));
     for (const spot of this.root.querySelectorAll(".sb-spot, .sb-button")) {
       spot.setAttribute("aria-disabled", String(!this.#interactive));

@@ -222,3 +222,10 @@ export const sourceSpot = (dom, source) => source === "w" ? dom.waste.spot : dom
 
 /** The spot (button) for a destination {kind, id}. */
 export const targetSpot = (dom, t) => t.kind === "foundation" ? dom.foundations[Number(t.id) - 1]?.spot : dom.slots[SLOT_LETTERS.indexOf(t.id)]?.spot;
+
+/** The spots a move token starts from and goes to: the stock alone for draw and redeal. */
+export function moveSpots(dom, token) {
+  if (token === "draw" || token === "redeal") return [dom.stock.spot];
+  const to = /\d/.test(token[1]) ? { kind: "foundation", id: token[1] } : { kind: "reserve", id: token[1] };
+  return [sourceSpot(dom, token[0]), targetSpot(dom, to)].filter(Boolean);
+}

@@ -240,7 +240,7 @@ async function askHint() {
     : status === "lost" ? "No winning line from here, whatever you play."
     : "The solver could not decide in time: no hint.";
   board.showMessage(text, 5000);
-  board.announce(text);
+  if (status === "won") board.point(move);
 }
 
 function describe(token) {

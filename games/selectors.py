@@ -127,10 +127,25 @@ def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
     return viewer is not None and viewer.pk == game.player_id and game.is_over
 
 
+def game_deal_open_to_moderators(*, game: Game) -> bool:
+    """Moderators see a game's deal (its number, its record) once nobody can still
+    play it unseen: a race game's once the race has ended, a practice game's once
+    it is over. Before that the deal would tell the stock's order to a browser."""
+    if game.race is not None:
+        return race_has_ended(race=game.race)
+    return game.is_over
+
+
 def game_record(*, game: Game, viewer: Player | None, as_moderator: bool = False) -> str:
     """The game's text record (docs/record-format.md); RecordHidden when not allowed."""
-    if not as_moderator and not game_record_visible(game=game, viewer=viewer):
+    moderated = as_moderator and game_deal_open_to_moderators(game=game)
+    if not moderated and not game_record_visible(game=game, viewer=viewer):
         raise RecordHidden(f"the record of game #{game.pk} is not open to this viewer")
+    return game_record_text(game=game)
+
+
+def game_record_text(*, game: Game) -> str:
+    """The record whoever asks: for the operator's shell (`manage.py export_game`) only."""
     return render_record(game, game_moves(game=game), site=settings.SITE_NAME)
 
 

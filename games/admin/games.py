@@ -10,7 +10,13 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Lag
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -31,9 +37,17 @@ from games.anticheat_flags import game_verdict
 from games.models import Game, Move
 from games.moderation import ModerationRefused
 from games.records import RecordError, verify_record
-from games.selectors import game_record, game_timing
+from games.selectors import (
+    RecordHidden,
+    game_deal_open_to_moderators,
+    game_record,
+    game_timing,
+)
 
 MAX_RECORD_BYTES = 2_000_000
+# What the admin shows instead of a deal someone may still be playing.
+_SECRET_DEAL = "secret until the race ends"
+_PRACTICE_DEAL = "hidden until the game is over"
 
 
 def replay_url(game_id: int, seq: int) -> str:
@@ -124,7 +138,7 @@ class GameAdmin(ModerationOnlyAdmin):
     inlines = (MoveInline,)
     fields = (
         ("player", "race"),
-        ("variant", "seed"),
+        ("variant", "deal"),
         ("created_at", "started_at", "finished_at"),
         ("status", "cards_played", "last_seq"),
         ("voided", "flagged"),
@@ -132,7 +146,7 @@ class GameAdmin(ModerationOnlyAdmin):
         "anticheat",
         "links",
     )
-    readonly_fields = ("timing", "anticheat", "links")
+    readonly_fields = ("deal", "timing", "anticheat", "links")
     actions = (
         "verify_replays",
         "void_results",
@@ -171,14 +185,36 @@ class GameAdmin(ModerationOnlyAdmin):
     def anticheat(self, game: Game) -> str:
         return verdict_detail(game_verdict(game=game))
 
+    @admin.display(description="deal")
+    def deal(self, game: Game) -> str:
+        if game_deal_open_to_moderators(game=game):
+            return str(game.seed)
+        return _SECRET_DEAL if game.race_id is not None else _PRACTICE_DEAL
+
     @admin.display(description="links")
     def links(self, game: Game) -> str:
+        if not game_deal_open_to_moderators(game=game):
+            # The replay viewer refuses too; the record would carry the deal.
+            return _SECRET_DEAL if game.race_id is not None else _PRACTICE_DEAL
         record = reverse("admin:games_game_record", args=[game.pk])
         return format_html(
             '<a href="{}">replay at the last move</a> · <a href="{}">download the record</a>',
             replay_url(game.pk, game.last_seq),
             record,
         )
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        game = self.get_object(request, object_id)
+        # The record carries the deal: no link to it while someone may still play it.
+        deal_open = game is not None and game_deal_open_to_moderators(game=game)
+        context = {**(extra_context or {}), "deal_open": deal_open}
+        return super().change_view(request, object_id, form_url, context)
 
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
@@ -202,10 +238,15 @@ class GameAdmin(ModerationOnlyAdmin):
     def record_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         self._refuse_unless_moderator(request)
         game = get_object_or_404(Game.objects.select_related("player", "race"), pk=game_id)
-        response = HttpResponse(
-            game_record(game=game, viewer=None, as_moderator=True),
-            content_type="text/plain; charset=utf-8",
-        )
+        try:
+            text = game_record(game=game, viewer=None, as_moderator=True)
+        except RecordHidden:
+            return HttpResponseForbidden(
+                "The record carries the deal: it opens when the game (a race game: its race)"
+                " is over.",
+                content_type="text/plain; charset=utf-8",
+            )
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="sultan-game-{game.pk}.txt"'
         return response
 

@@ -12,6 +12,7 @@ from games import moderation
 from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
 from games.models import ModerationAction, Player, Race
 from games.moderation import ModerationRefused
+from games.selectors import race_has_ended
 
 
 class PlayerKindFilter(admin.SimpleListFilter):
@@ -108,6 +109,23 @@ class RaceAdmin(ModerationOnlyAdmin):
     search_fields = ("code", "host__nickname", "host__user__username")
     list_select_related = ("host",)
     date_hierarchy = "created_at"
+    fields = (
+        ("code", "host"),
+        ("variant", "deal", "open_deal", "winnable_deal"),
+        ("status", "version"),
+        ("time_limit_s", "seat_limit"),
+        ("created_at", "starts_at", "ends_at"),
+        "rematch_of",
+    )
+    readonly_fields = ("deal",)
+
+    @admin.display(description="deal")
+    def deal(self, race: Race) -> str:
+        # A secret deal stays secret from moderators too until the race ends:
+        # a moderator may be racing, and the number tells every stock's order.
+        if race.open_deal or race_has_ended(race=race):
+            return str(race.seed)
+        return "secret until the race ends"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)

@@ -47,7 +47,6 @@ def as_staff(staff_without_permission) -> Client:
 def _game_pages(game: Game) -> list[str]:
     return [
         reverse("admin:games_game_change", args=[game.pk]),
-        reverse("admin:games_game_record", args=[game.pk]),
         reverse("admin:games_game_moderate", args=[game.pk, "flag"]),
         reverse("admin:games_game_verify_record"),
     ]
@@ -188,3 +187,60 @@ def test_a_record_upload_is_verified_by_replay(as_moderator, alice):
     refused = upload(record.replace("\n1 draw", "\n1 w5"))
     assert "Refused" in refused
     assert "move 1 (w5)" in refused
+
+
+SECRET_SEED = 7_316_402_958_113_470_221  # long enough never to turn up in a page by chance
+
+
+@pytest.fixture
+def secret_race_game(alice, running_race) -> Game:
+    running_race.seed = SECRET_SEED
+    running_race.save()
+    game = game_create(player=alice, variant="sultan", race=running_race)
+    append(game, alice, "draw")
+    return game
+
+
+def _admin_pages(game: Game) -> list[str]:
+    return [
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_game_changelist"),
+        reverse("admin:games_race_change", args=[game.race_id]),
+        reverse("admin:games_race_changelist"),
+        reverse("admin:games_game_moderate", args=[game.pk, "flag"]),
+    ]
+
+
+def test_a_running_races_deal_stays_secret_in_the_admin(as_moderator, secret_race_game):
+    for url in _admin_pages(secret_race_game):
+        page = as_moderator.get(url)
+        assert page.status_code == 200, url
+        assert str(SECRET_SEED) not in page.content.decode(), url
+    change = as_moderator.get(reverse("admin:games_game_change", args=[secret_race_game.pk]))
+    assert "secret until the race ends" in change.content.decode()
+    assert reverse("admin:games_game_record", args=[secret_race_game.pk]) not in (
+        change.content.decode()
+    )
+    record = as_moderator.get(reverse("admin:games_game_record", args=[secret_race_game.pk]))
+    assert record.status_code == 403
+    assert str(SECRET_SEED) not in record.content.decode()
+
+
+def test_the_deal_opens_in_the_admin_once_the_race_ends(as_moderator, secret_race_game):
+    race = secret_race_game.race
+    race.status = "finished"
+    race.save()
+    for url in (_admin_pages(secret_race_game)[0], _admin_pages(secret_race_game)[2]):
+        assert str(SECRET_SEED) in as_moderator.get(url).content.decode(), url
+    record = as_moderator.get(reverse("admin:games_game_record", args=[secret_race_game.pk]))
+    assert record.status_code == 200
+    assert f"[Deal \"{SECRET_SEED}\"]" in record.content.decode()
+
+
+def test_a_practice_game_in_play_keeps_its_record_from_moderators(as_moderator, alice):
+    game = game_create(player=alice, variant="sultan", seed=SECRET_SEED)
+    append(game, alice, "draw")
+    url = reverse("admin:games_game_record", args=[game.pk])
+    assert as_moderator.get(url).status_code == 403
+    game_resign(game_id=game.pk, player=alice, client_move_id="r", expected_seq=1)
+    assert str(SECRET_SEED) in as_moderator.get(url).content.decode()

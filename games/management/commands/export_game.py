@@ -1,4 +1,4 @@
-"""Print a game's record (docs/record-format.md), as a moderator sees it."""
+"""Print a game's record (docs/record-format.md) for the operator, whatever its state."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
-from games.selectors import game_record
+from games.selectors import game_record_text
 
 
 class Command(BaseCommand):
@@ -20,4 +20,4 @@ class Command(BaseCommand):
         game = Game.objects.select_related("player", "race").filter(pk=options["game_id"]).first()
         if game is None:
             raise CommandError(f"no such game: {options['game_id']}")
-        self.stdout.write(game_record(game=game, viewer=None, as_moderator=True), ending="")
+        self.stdout.write(game_record_text(game=game), ending="")

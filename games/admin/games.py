@@ -195,7 +195,8 @@ class GameAdmin(ModerationOnlyAdmin):
     def links(self, game: Game) -> str:
         if not game_deal_open_to_moderators(game=game):
             # The replay viewer refuses too; the record would carry the deal.
-            return _SECRET_DEAL if game.race_id is not None else _PRACTICE_DEAL
+            when = "the race ends" if game.race_id is not None else "the game is over"
+            return f"the replay and the record open when {when}"
         record = reverse("admin:games_game_record", args=[game.pk])
         return format_html(
             '<a href="{}">replay at the last move</a> · <a href="{}">download the record</a>',

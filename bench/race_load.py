@@ -37,19 +37,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.faults.harness import production  # noqa: E402
+from bench.ledger import audit, stored_moves  # noqa: E402
+from bench.pace import FixedPace, HumanPace, Pace  # noqa: E402
 from bench.racers import (  # noqa: E402
     SEAT,
-    FixedPace,
-    HumanPace,
-    Pace,
     Racer,
     Tally,
-    audit,
     latency_line,
     recorded_game,
     rss_mb,
     seat_races,
-    stored_moves,
 )
 from deploy.serve_prod import Topology  # noqa: E402
 

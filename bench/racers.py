@@ -5,25 +5,22 @@ the race's version as docs/protocol.md says (a gap asks for a snapshot), and
 when its socket drops it reconnects, resyncs from the snapshot and sends the
 unanswered move again with the same id (the store answers a retry with the
 first answer, `duplicate: true`). `audit` then compares ledgers with the
-database.
+database (`bench/ledger.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import random
-import sqlite3
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -31,6 +28,7 @@ if str(ROOT) not in sys.path:
 
 import websockets  # noqa: E402
 
+from bench.pace import PROTOCOL_GAP_S, Pace  # noqa: E402
 from games.engine import apply, legal_moves, new_game  # noqa: E402
 from tests.live import WebClient  # noqa: E402
 
@@ -66,57 +64,6 @@ def rss_mb(pid: int) -> float:
     except FileNotFoundError:
         pass
     return float("nan")
-
-
-# Pace ---------------------------------------------------------------------
-
-
-class Pace:
-    """Seconds to wait after an acknowledgement before the next move."""
-
-    def gap(self) -> float:
-        raise NotImplementedError
-
-
-@dataclass
-class FixedPace(Pace):
-    seconds: float
-
-    def gap(self) -> float:
-        return self.seconds
-
-
-# The server takes 30 frames a second from a socket; a little under it, sustained.
-PROTOCOL_GAP_S = 1 / 28
-
-
-@dataclass
-class HumanPace(Pace):
-    """About a move a second: log-normal thinking, runs of quick obvious plays, pauses.
-
-    Per move: a burst (3 to 8 moves 120 to 250 ms apart) starts with
-    probability `burst`; a pause of 2 to 5 s with probability `pause`; else a
-    log-normal gap of median `median_s`.
-    """
-
-    rng: random.Random
-    median_s: float = 0.7
-    sigma: float = 0.5
-    burst: float = 0.08
-    pause: float = 0.03
-    _left_in_burst: int = 0
-
-    def gap(self) -> float:
-        if self._left_in_burst > 0:
-            self._left_in_burst -= 1
-            return self.rng.uniform(0.12, 0.25)
-        roll = self.rng.random()
-        if roll < self.burst:
-            self._left_in_burst = self.rng.randint(2, 7)
-            return self.rng.uniform(0.12, 0.25)
-        if roll < self.burst + self.pause:
-            return self.rng.uniform(2.0, 5.0)
-        return self.rng.lognormvariate(0, self.sigma) * self.median_s
 
 
 # Ledger and figures --------------------------------------------------------
@@ -501,115 +448,6 @@ async def start_races(crews: list[list[Racer]], timeout_s: float = 30) -> None:
     await asyncio.wait_for(
         asyncio.gather(*(r.started.wait() for crew in crews for r in crew)), timeout_s
     )
-
-
-# The database's side ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StoredMove:
-    game: int
-    seq: int
-    token: str
-    move_id: str
-
-
-def _query(env: dict[str, str], query: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
-    """Rows from the server's database: PostgreSQL, or the SQLite file its URL names."""
-    url = env.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import psycopg
-
-        with psycopg.connect(url, connect_timeout=10) as conn:
-            return list(conn.execute(query, list(params)).fetchall())
-    path = url.removeprefix("sqlite:///") if url.startswith("sqlite") else env["SQLITE_PATH"]
-    with sqlite3.connect(path) as conn:
-        return list(conn.execute(query.replace("%s", "?"), list(params)).fetchall())
-
-
-def stored_moves(env: dict[str, str], games: Iterable[int]) -> list[StoredMove]:
-    ids = sorted(set(games))
-    if not ids:
-        return []
-    marks = ",".join(["%s"] * len(ids))
-    query = f"SELECT game_id, seq, token, client_move_id FROM games_move WHERE game_id IN ({marks})"
-    rows = _query(env, query, ids)
-    return [StoredMove(int(g), int(s), str(t), str(m)) for g, s, t, m in rows]
-
-
-@dataclass
-class Audit:
-    acked_not_stored: int
-    stored_twice: int
-    stored_never_sent: int
-    recovered: int  # stored, its answer lost with the socket; the retry got it (duplicate)
-    stored_unanswered: int  # stored, but the racer never got an answer
-    stored: int
-    acked: int
-
-    @property
-    def ok(self) -> bool:
-        return not (self.acked_not_stored or self.stored_twice or self.stored_never_sent)
-
-    def lines(self) -> list[str]:
-        return [
-            f"  acknowledged, not stored {self.acked_not_stored:>8}",
-            f"  stored twice             {self.stored_twice:>8}",
-            f"  stored, never sent       {self.stored_never_sent:>8}",
-            f"  recovered                {self.recovered:>8}"
-            "  (stored, answer lost with the socket, acknowledged on the retry)",
-            f"  stored, never answered   {self.stored_unanswered:>8}",
-            f"  stored / acknowledged    {self.stored:>8} / {self.acked}",
-        ]
-
-
-class Ledgered(Protocol):
-    """What the audit reads of a racer (a Racer, or its record from another process)."""
-
-    @property
-    def game(self) -> int | None: ...
-    @property
-    def ledger(self) -> Mapping[str, Any]: ...
-    @property
-    def acked(self) -> Mapping[str, int]: ...
-    @property
-    def duplicates(self) -> AbstractSet[str]: ...
-
-
-def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
-    """Compare what the racers sent and were told with what the database holds."""
-    by_game: dict[int, list[StoredMove]] = {}
-    for row in rows:
-        if row.token != "timeout":  # the server's own event when time runs out
-            by_game.setdefault(row.game, []).append(row)
-    acked_not_stored = stored_twice = never_sent = recovered = unanswered = stored = acked = 0
-    for racer in racers:
-        if racer.game is None:
-            continue
-        mine = by_game.get(racer.game, [])
-        stored += len(mine)
-        # A racer's move ids are one per move of its recorded game, so a move
-        # stored twice would show as an id stored twice.
-        ids = Counter(r.move_id for r in mine)
-        stored_twice += sum(n - 1 for n in ids.values() if n > 1)
-        seq_of = {r.move_id: r.seq for r in mine}
-        for move_id, seq in racer.acked.items():
-            acked += 1
-            if seq_of.get(move_id) != seq:
-                acked_not_stored += 1
-        never_sent += sum(1 for r in mine if r.move_id not in racer.ledger)
-        recovered += sum(1 for r in mine if r.move_id in racer.duplicates)
-        unanswered += sum(
-            1 for r in mine if r.move_id in racer.ledger and r.move_id not in racer.acked
-        )
-    return Audit(acked_not_stored, stored_twice, never_sent, recovered, unanswered, stored, acked)
-
-
-def race_versions(env: dict[str, str], codes: Iterable[str]) -> dict[str, int]:
-    wanted = sorted(set(codes))
-    marks = ",".join(["%s"] * len(wanted))
-    rows = _query(env, f"SELECT code, version FROM games_race WHERE code IN ({marks})", wanted)
-    return {str(c): int(v) for c, v in rows}
 
 
 def latency_line(label: str, values: Sequence[float]) -> str:

@@ -43,7 +43,9 @@ if str(ROOT) not in sys.path:
 import websockets  # noqa: E402
 
 from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
-from bench.racers import HumanPace, Racer, audit, latency_line, pct, stored_moves  # noqa: E402
+from bench.ledger import audit, stored_moves  # noqa: E402
+from bench.pace import HumanPace  # noqa: E402
+from bench.racers import Racer, latency_line, pct  # noqa: E402
 from deploy.serve_prod import Topology, get_status  # noqa: E402
 from tests.live import WebClient  # noqa: E402
 

@@ -26,7 +26,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
-from bench.racers import HumanPace, audit, latency_line, stored_moves  # noqa: E402
+from bench.ledger import audit, stored_moves  # noqa: E402
+from bench.pace import HumanPace  # noqa: E402
+from bench.racers import latency_line  # noqa: E402
 from deploy.serve_prod import Topology, get_status  # noqa: E402
 
 RESUME_BOUND_S = 10.0

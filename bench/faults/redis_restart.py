@@ -26,14 +26,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
-from bench.racers import (  # noqa: E402
-    HumanPace,
-    Racer,
-    audit,
-    latency_line,
-    race_versions,
-    stored_moves,
-)
+from bench.ledger import audit, race_versions, stored_moves  # noqa: E402
+from bench.pace import HumanPace  # noqa: E402
+from bench.racers import Racer, latency_line  # noqa: E402
 from deploy.serve_prod import Topology  # noqa: E402
 from tests.services import PrivateRedis, private_redis  # noqa: E402
 

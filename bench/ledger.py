@@ -1,0 +1,121 @@
+"""What the database holds after a run, and the audit of it against the racers' ledgers.
+
+Every move a racer was told is stored must be stored once, with the seq it was
+told; nothing may be stored that no racer sent. `audit` counts each way that
+could fail.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    game: int
+    seq: int
+    token: str
+    move_id: str
+
+
+def _query(env: dict[str, str], query: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    """Rows from the server's database: PostgreSQL, or the SQLite file its URL names."""
+    url = env.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=10) as conn:
+            return list(conn.execute(query, list(params)).fetchall())
+    path = url.removeprefix("sqlite:///") if url.startswith("sqlite") else env["SQLITE_PATH"]
+    with sqlite3.connect(path) as conn:
+        return list(conn.execute(query.replace("%s", "?"), list(params)).fetchall())
+
+
+def stored_moves(env: dict[str, str], games: Iterable[int]) -> list[StoredMove]:
+    ids = sorted(set(games))
+    if not ids:
+        return []
+    marks = ",".join(["%s"] * len(ids))
+    query = f"SELECT game_id, seq, token, client_move_id FROM games_move WHERE game_id IN ({marks})"
+    rows = _query(env, query, ids)
+    return [StoredMove(int(g), int(s), str(t), str(m)) for g, s, t, m in rows]
+
+
+@dataclass
+class Audit:
+    acked_not_stored: int
+    stored_twice: int
+    stored_never_sent: int
+    recovered: int  # stored, its answer lost with the socket; the retry got it (duplicate)
+    stored_unanswered: int  # stored, but the racer never got an answer
+    stored: int
+    acked: int
+
+    @property
+    def ok(self) -> bool:
+        return not (self.acked_not_stored or self.stored_twice or self.stored_never_sent)
+
+    def lines(self) -> list[str]:
+        return [
+            f"  acknowledged, not stored {self.acked_not_stored:>8}",
+            f"  stored twice             {self.stored_twice:>8}",
+            f"  stored, never sent       {self.stored_never_sent:>8}",
+            f"  recovered                {self.recovered:>8}"
+            "  (stored, answer lost with the socket, acknowledged on the retry)",
+            f"  stored, never answered   {self.stored_unanswered:>8}",
+            f"  stored / acknowledged    {self.stored:>8} / {self.acked}",
+        ]
+
+
+class Ledgered(Protocol):
+    """What the audit reads of a racer (a Racer, or its record from another process)."""
+
+    @property
+    def game(self) -> int | None: ...
+    @property
+    def ledger(self) -> Mapping[str, Any]: ...
+    @property
+    def acked(self) -> Mapping[str, int]: ...
+    @property
+    def duplicates(self) -> AbstractSet[str]: ...
+
+
+def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
+    """Compare what the racers sent and were told with what the database holds."""
+    by_game: dict[int, list[StoredMove]] = {}
+    for row in rows:
+        if row.token != "timeout":  # the server's own event when time runs out
+            by_game.setdefault(row.game, []).append(row)
+    acked_not_stored = stored_twice = never_sent = recovered = unanswered = stored = acked = 0
+    for racer in racers:
+        if racer.game is None:
+            continue
+        mine = by_game.get(racer.game, [])
+        stored += len(mine)
+        # A racer's move ids are one per move of its recorded game, so a move
+        # stored twice would show as an id stored twice.
+        ids = Counter(r.move_id for r in mine)
+        stored_twice += sum(n - 1 for n in ids.values() if n > 1)
+        seq_of = {r.move_id: r.seq for r in mine}
+        for move_id, seq in racer.acked.items():
+            acked += 1
+            if seq_of.get(move_id) != seq:
+                acked_not_stored += 1
+        never_sent += sum(1 for r in mine if r.move_id not in racer.ledger)
+        recovered += sum(1 for r in mine if r.move_id in racer.duplicates)
+        unanswered += sum(
+            1 for r in mine if r.move_id in racer.ledger and r.move_id not in racer.acked
+        )
+    return Audit(acked_not_stored, stored_twice, never_sent, recovered, unanswered, stored, acked)
+
+
+def race_versions(env: dict[str, str], codes: Iterable[str]) -> dict[str, int]:
+    wanted = sorted(set(codes))
+    marks = ",".join(["%s"] * len(wanted))
+    rows = _query(env, f"SELECT code, version FROM games_race WHERE code IN ({marks})", wanted)
+    return {str(c): int(v) for c, v in rows}

@@ -1,0 +1,100 @@
+"""Driving races in Chromium as people would: separate browser contexts are separate people."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from playwright.sync_api import expect
+
+DEAL = 33  # sultan: slot a is 2H, playable at once on foundation 2 and only there
+WAIT = 10_000  # ms; a lobby broadcast or a move takes milliseconds, a start two seconds
+
+
+def create_race(page: Any, base_url: str, nickname: str = "alice", **fields: Any) -> str:
+    """Create a race by POSTing the creation form as a browser would; returns its code.
+
+    Django's CSRF check is a double submit: the cookie and the field must agree,
+    so a fresh random token in both is what any form on the site would send.
+    This keeps the tests independent of the home page's layout.
+    """
+    token = secrets.token_hex(16)
+    page.context.add_cookies([{"name": "csrftoken", "value": token, "url": base_url}])
+    form = {"nickname": nickname, "variant": "sultan", "time_limit": 15, "seats": 4, "deal": DEAL}
+    form.update(fields)
+    response = page.request.post(
+        "/races/new", form={**form, "csrfmiddlewaretoken": token}, max_redirects=0
+    )
+    assert response.status == 302, response.text()
+    location = response.headers["location"]
+    match = re.fullmatch(r"/r/([^/]+)/", location)
+    assert match, location
+    page.goto(location)
+    return match.group(1)
+
+
+def join(page: Any, code: str, nickname: str) -> None:
+    """Open the shared link and join with a nickname, as a guest."""
+    page.goto(f"/r/{code}/")
+    page.get_by_label("Your nickname").fill(nickname)
+    page.get_by_role("button", name="Join the race").click()
+    expect(page.locator("#lobby-controls")).to_be_visible(timeout=WAIT)
+
+
+def no_js_errors(*pages: Any) -> None:
+    for page in pages:
+        assert page.js_errors == [], page.js_errors
+
+
+def tab_to(page: Any, element_id: str, presses: int = 30) -> None:
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.id") == element_id:
+            return
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
+def racer_row(page: Any, nickname: str) -> Any:
+    return page.locator(".lobby-racer", has=page.locator(".lobby-name", has_text=nickname))
+
+
+def panel(page: Any, nickname: str) -> Any:
+    return page.locator(".opp", has=page.locator(".sb-mini-name", has_text=nickname))
+
+
+def start_race(live: Any, alice: Any, bob: Any, **fields: Any) -> str:
+    """alice hosts, bob joins and gets ready, alice starts; returns the code once both race."""
+    code = create_race(alice, live.url, **fields)
+    join(bob, code, "bob")
+    bob.get_by_role("button", name="I’m ready").click()
+    expect(racer_row(alice, "bob").locator(".lobby-mark")).to_have_text("Ready", timeout=WAIT)
+    alice.get_by_role("button", name="Start the race").click()
+    return code
+
+
+def board(page: Any) -> Any:
+    return page.locator("#race-board .sultan-board")
+
+
+def wait_until_racing(page: Any) -> None:
+    expect(page.locator("#race-clock-label")).to_have_text("Time left", timeout=WAIT)
+    expect(board(page)).not_to_have_class(re.compile(r"\bis-readonly\b"), timeout=WAIT)
+
+
+def settled(page: Any) -> None:
+    """Cards at rest (no flight under way), for a screenshot worth looking at."""
+    expect(page.locator(".is-flying")).to_have_count(0, timeout=WAIT)
+    page.wait_for_timeout(150)
+
+
+def stock_count(page: Any) -> Any:
+    return board(page).locator(".sb-stock .sb-count")
+
+
+def resign(page: Any) -> None:
+    page.get_by_role("button", name="Resign").click()
+    dialog = page.get_by_role("dialog", name="Resign this race?")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Resign").click()
+    expect(dialog).to_be_hidden()

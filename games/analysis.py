@@ -8,6 +8,7 @@ race's deal is never solved for anyone while the race runs.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import threading
 import time
@@ -48,14 +49,19 @@ class Analysis:
     """Where a game stood: `verdict` is one of
     won — the game was won;
     never — the deal could not be won from the start (proved);
-    lost_after — a win was possible up to `seq` (the log event after which the
-        position was last winnable) and `line` wins from there;
-    unknown — the solver ran out of time before it could tell.
+    lost_after — a win was proved possible after log event `seq`, and `line`
+        wins from there; `lost_seq`, when known, is the earliest log event
+        after which the position was proved lost (the one right after `seq`
+        when `exact`);
+    unknown — the solver found no winnable position in its time; `lost_seq`
+        may still say from when on none was left.
     """
 
     verdict: str
     seq: int | None = None
     line: tuple[str, ...] = ()
+    lost_seq: int | None = None
+    exact: bool = False
 
 
 _cache: OrderedDict[tuple[int, int], Analysis] = OrderedDict()
@@ -64,55 +70,96 @@ _CACHE_SIZE: Final = 512
 
 
 def game_analysis(*, game: Game) -> Analysis:
-    """For a finished game, the last position from which a win was still possible.
-
-    Along the moves that stood (take-backs removed) winnability only ever goes
-    from yes to no, so a binary search over them needs few solves.
-    """
+    """For a finished game, the last position from which a win was still possible."""
     key = (game.pk, game.last_seq)
     with _cache_lock:
         if key in _cache:
             return _cache[key]
-    analysis = _analyse(game)
-    if analysis.verdict != "unknown":
-        with _cache_lock:
-            _cache[key] = analysis
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
+    if game.status == GameStatus.WON:
+        analysis = Analysis("won")
+    else:
+        states, seqs = _standing_line(game)
+        analysis = line_analysis(states=states, seqs=seqs)
+    # Kept whatever it says, `unknown` too: each analysis may cost seconds of
+    # CPU, and a replay anyone may open must not be a way to spend them again.
+    with _cache_lock:
+        _cache[key] = analysis
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
     return analysis
 
 
-def _analyse(game: Game) -> Analysis:
-    if game.status == GameStatus.WON:
-        return Analysis("won")
-    states, seqs = _standing_line(game)
-    deadline = time.monotonic() + ANALYSIS_S
+def line_analysis(
+    *,
+    states: list[GameState],
+    seqs: list[int],
+    budget_s: float = ANALYSIS_S,
+    probe_s: float = ANALYSIS_PROBE_S,
+) -> Analysis:
+    """The latest of `states` (a game's positions, in order) from which a win was possible.
 
-    def winning(k: int) -> tuple[str, tuple[str, ...]]:
+    Along the moves that stood (take-backs removed) winnability only ever goes
+    from yes to no: a position with a winning line has one more than the
+    position after it. So a position proved won and a later one proved lost
+    bracket the turn, and halving the bracket needs few solves. Where the
+    probes go follows what is cheap to decide: late positions have few cards
+    and redeals left and take milliseconds, while the deal itself may take the
+    solver far longer than a probe may (in `sultan`, over a second for most
+    deals). So the first probes walk back from the end in doubling steps while
+    they prove losses; after that each probe halves the widest stretch of the
+    bracket that no probe has failed to decide.
+    """
+    deadline = time.monotonic() + budget_s
+    known: dict[int, tuple[str, tuple[str, ...]]] = {}
+    won: int | None = None  # the latest position proved winnable
+    lost: int | None = None  # the earliest position proved lost
+    undecided: list[int] = []  # probes that ran out of time
+
+    def probe(k: int) -> str:
+        nonlocal won, lost
         left = deadline - time.monotonic()
-        if left <= 0:
-            return "unknown", ()
         solution = solve(
-            states[k], max_nodes=ANALYSIS_PROBE_NODES, max_seconds=min(ANALYSIS_PROBE_S, left)
+            states[k],
+            max_nodes=ANALYSIS_PROBE_NODES,
+            max_seconds=min(probe_s, max(left, 0.0)),
         )
-        return solution.status, solution.moves
-
-    status, line = winning(0)
-    if status == "lost":
-        return Analysis("never")
-    if status == "unknown":
-        return Analysis("unknown")
-    low, high, best = 0, len(states) - 1, line  # states[low] wins; is a later one still winnable?
-    while low < high:
-        middle = (low + high + 1) // 2
-        status, line = winning(middle)
-        if status == "won":
-            low, best = middle, line
-        elif status == "lost":
-            high = middle - 1
+        known[k] = (solution.status, solution.moves)
+        if solution.status == "won":
+            won = k
+        elif solution.status == "lost":
+            lost = k
         else:
-            break  # out of time: `low` is the latest position proved winnable
-    return Analysis("lost_after", seqs[low], best)
+            undecided.append(k)
+        return solution.status
+
+    k, step = len(states) - 1, 1
+    while probe(k) == "lost" and k > 0 and time.monotonic() < deadline:
+        k, step = max(k - step, 0), step * 2
+    while time.monotonic() < deadline:
+        k_next = bracket_next_probe(won=won, lost=lost, undecided=undecided, count=len(states))
+        if k_next is None:
+            break
+        probe(k_next)
+    lost_seq = None if lost is None else seqs[lost]
+    if won is None:
+        return Analysis("never") if lost == 0 else Analysis("unknown", lost_seq=lost_seq)
+    return Analysis("lost_after", seqs[won], known[won][1], lost_seq, exact=lost == won + 1)
+
+
+def bracket_next_probe(
+    *, won: int | None, lost: int | None, undecided: list[int], count: int
+) -> int | None:
+    """The middle of the widest stretch of the bracket (won, lost) between probes that
+    ran out of time (the latest such stretch on a tie: nearer the end, cheaper), once
+    the deal itself has been tried; None when nothing is left to narrow."""
+    low = -1 if won is None else won
+    high = count if lost is None else lost
+    inside = sorted(u for u in undecided if low < u < high)
+    if won is None and 0 not in inside:
+        return 0  # the deal: often quick with eight slots, and the bracket's floor
+    points = [low, *inside, high]
+    width, start = max((b - a, a) for a, b in itertools.pairwise(points))
+    return start + width // 2 if width > 1 else None
 
 
 def _standing_line(game: Game) -> tuple[list[GameState], list[int]]:

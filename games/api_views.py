@@ -269,5 +269,7 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
             "verdict": analysis.verdict,
             "seq": analysis.seq,
             "line": list(analysis.line),
+            "lost_seq": analysis.lost_seq,
+            "exact": analysis.exact,
         }
     )

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from games.analysis import game_analysis, winnable_seed
+from games.analysis import (
+    ANALYSIS_PROBE_NODES,
+    bracket_next_probe,
+    game_analysis,
+    line_analysis,
+    winnable_seed,
+)
 from games.engine import apply, legal_moves, new_game, replay
 from games.engine.solver import solve
 from games.models import Player, Race
 from games.race_services import race_create
-from games.services import game_append_move, game_create
+from games.services import game_append_move, game_create, game_resign
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT, careless_policy, good_policy, recorded_game
 
@@ -105,3 +111,58 @@ def test_the_analysis_stays_closed_while_the_replay_is(alice: Player, bob: Playe
     _play(game, alice, recorded_game(careless_policy)[:5])
     assert client_for(alice).get(f"/api/games/{game.pk}/analysis").status_code == 403
     assert client_for(bob).get(f"/api/games/{game.pk}/analysis").status_code in (403, 404)
+
+
+def _greedy_line(seed: int, variant: str):
+    state = new_game(seed, variant)
+    states = [state]
+    while state.status == "playing":
+        state = apply(state, good_policy(legal_moves(state)))
+        states.append(state)
+    return states
+
+
+def test_the_analysis_walks_back_from_the_end_when_the_deal_is_slow_to_solve():
+    states = _greedy_line(8, "sultan")
+    assert states[-1].status == "lost"
+    # A binary search that starts from the deal would stop at once here.
+    assert solve(states[0], max_nodes=ANALYSIS_PROBE_NODES).status == "unknown"
+    seqs = list(range(len(states)))
+    # Probes bound by nodes only: the same answer on any machine.
+    analysis = line_analysis(states=states, seqs=seqs, budget_s=120, probe_s=120)
+    assert analysis.verdict == "lost_after"
+    assert analysis.exact
+    assert analysis.seq is not None
+    assert analysis.lost_seq == analysis.seq + 1
+    won = states[analysis.seq]
+    for token in analysis.line:
+        won = apply(won, token)
+    assert won.status == "won"
+    assert solve(states[analysis.lost_seq], max_nodes=2_000_000).status == "lost"
+
+
+def test_a_game_resigned_while_still_winnable_has_no_lost_move(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    _play(game, alice, recorded_game(good_policy)[:3])
+    game_resign(game_id=game.pk, player=alice, client_move_id="r", expected_seq=3)
+    game.refresh_from_db()
+    response = client_for(alice).get(f"/api/games/{game.pk}/analysis")
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["verdict"] == "lost_after"
+    assert answer["seq"] == 3
+    assert answer["lost_seq"] is None
+    assert answer["exact"] is False
+
+
+def test_the_next_probe_halves_the_widest_stretch_no_probe_failed_to_decide():
+    def after(won: int | None, lost: int | None, *undecided: int) -> int | None:
+        return bracket_next_probe(won=won, lost=lost, undecided=list(undecided), count=201)
+
+    assert after(None, 200, 150) == 0  # the deal first
+    assert after(10, 20) == 15
+    assert after(0, 100, 80) == 40
+    assert after(0, 100, 50) == 75  # a tie: the later stretch, cheaper to decide
+    assert after(10, 11) is None  # exact
+    assert after(10, 13, 11, 12) is None  # every position in between undecided
+    assert after(200, None) is None  # still winnable at the end

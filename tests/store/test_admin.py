@@ -234,7 +234,7 @@ def test_the_deal_opens_in_the_admin_once_the_race_ends(as_moderator, secret_rac
         assert str(SECRET_SEED) in as_moderator.get(url).content.decode(), url
     record = as_moderator.get(reverse("admin:games_game_record", args=[secret_race_game.pk]))
     assert record.status_code == 200
-    assert f"[Deal \"{SECRET_SEED}\"]" in record.content.decode()
+    assert f'[Deal "{SECRET_SEED}"]' in record.content.decode()
 
 
 def test_a_practice_game_in_play_keeps_its_record_from_moderators(as_moderator, alice):

@@ -182,15 +182,20 @@ async function analyse(game) {
     else panel.hidden = true;
     return;
   }
-  const { verdict, seq, line } = answer.data;
+  const { verdict, seq, line, lost_seq: lostSeq, exact } = answer.data;
   const jump = $("analysis-jump");
   const shown = $("analysis-line");
   if (verdict === "never") text.textContent = "This deal could not be won from the start: no play would have surrounded the Sultan.";
-  else if (verdict === "unknown") text.textContent = "The solver could not decide this game in its time.";
-  else {
-    text.textContent = seq === steps.length - 1
-      ? "A win was still possible when the game ended."
-      : `A win was still possible until move ${seq}; after move ${seq + 1} it no longer was.`;
+  else if (verdict === "unknown") {
+    text.textContent = lostSeq === null
+      ? "The solver could not decide this game in its time."
+      : `After move ${lostSeq} no win was left; the solver could not tell in its time where it slipped away before that.`;
+  } else {
+    text.textContent = lostSeq === null
+      ? `A win was still possible after move ${seq}, and still when the game ended.`
+      : exact
+        ? `A win was still possible until move ${seq}; after move ${lostSeq} it no longer was.`
+        : `A win was still possible after move ${seq}; after move ${lostSeq} it no longer was (the solver could not decide the moves in between in its time).`;
     jump.hidden = false;
     jump.onclick = () => go(seq);
     shown.hidden = false;

@@ -99,15 +99,16 @@ def line_analysis(
     """The latest of `states` (a game's positions, in order) from which a win was possible.
 
     Along the moves that stood (take-backs removed) winnability only ever goes
-    from yes to no: a position with a winning line has one more than the
-    position after it. So a position proved won and a later one proved lost
-    bracket the turn, and halving the bracket needs few solves. Where the
-    probes go follows what is cheap to decide: late positions have few cards
-    and redeals left and take milliseconds, while the deal itself may take the
-    solver far longer than a probe may (in `sultan`, over a second for most
-    deals). So the first probes walk back from the end in doubling steps while
-    they prove losses; after that each probe halves the widest stretch of the
-    bracket that no probe has failed to decide.
+    from yes to no: a position the game went through on its way to a winnable
+    one is winnable too (play on to it, then win). So a position proved won
+    and a later one proved lost bracket the turn, and halving the bracket
+    needs few solves. Where the probes go follows what is cheap to decide:
+    late positions have few cards and redeals left and take milliseconds,
+    while the deal itself may take the solver far longer than a probe may (in
+    `sultan`, over a second for most deals). So the first probes walk back
+    from the end in doubling steps while they prove losses; then the deal is
+    tried, and each probe after that halves the widest stretch of the bracket
+    that no probe has failed to decide.
     """
     deadline = time.monotonic() + budget_s
     known: dict[int, tuple[str, tuple[str, ...]]] = {}

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.db import connection
 from django.utils import timezone
 
 from games.append_only import log_erasure_allowed
@@ -85,3 +87,21 @@ def running_race(alice: Player) -> Race:
         status=RaceStatus.RUNNING,
         starts_at=now - timedelta(seconds=1),
     )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test database, with no session of ours left on it when it is dropped.
+
+    Database calls made from worker threads (Channels' `database_sync_to_async`
+    outside the one sync thread) keep their thread's connection open, and
+    PostgreSQL refuses to drop a database while a session is on it.
+    """
+    yield
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )

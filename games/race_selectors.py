@@ -18,7 +18,7 @@ from games.models import Game, Move, Player, Race, RaceStatus
 from games.positions import Position, advance
 from games.protocol import own_view
 from games.race_models import RaceEntry
-from games.selectors import game_state
+from games.selectors import game_state, race_deal_public
 
 
 def race_by_code(*, code: str) -> Race | None:
@@ -106,7 +106,7 @@ def race_info(*, race: Race) -> dict[str, Any]:
         "starts_at": _iso(race.starts_at),
         "ends_at": _iso(race.ends_at),
     }
-    if race.open_deal or race.status == RaceStatus.FINISHED:
+    if race_deal_public(race=race):
         info["seed"] = str(race.seed)
     if race.status == RaceStatus.FINISHED:  # a rematch is opened only after the end
         rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()

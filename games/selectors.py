@@ -127,6 +127,11 @@ def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
     return viewer is not None and viewer.pk == game.player_id and game.is_over
 
 
+def race_deal_public(*, race: Race) -> bool:
+    """An open deal's number is public from the start; a secret one once the race has ended."""
+    return race.open_deal or race_has_ended(race=race)
+
+
 def game_deal_open_to_moderators(*, game: Game) -> bool:
     """Moderators see a game's deal (its number, its record) once nobody can still
     play it unseen: a race game's once the race has ended, a practice game's once

@@ -42,17 +42,19 @@ from games.selectors import (
     game_deal_open_to_moderators,
     game_record,
     game_timing,
+    race_deal_public,
 )
 
 MAX_RECORD_BYTES = 2_000_000
-# What the admin shows instead of a deal someone may still be playing.
-_SECRET_DEAL = "secret until the race ends"
-_PRACTICE_DEAL = "hidden until the game is over"
 
 
 def replay_url(game_id: int, seq: int) -> str:
     # The replay viewer arrives in a later issue; its URL is fixed already.
     return f"/games/{game_id}/replay/#move={seq}"
+
+
+def _opens_when(game: Game) -> str:
+    return "the race ends" if game.race_id is not None else "the game is over"
 
 
 def _seconds(delta: timedelta | None) -> str:
@@ -187,16 +189,14 @@ class GameAdmin(ModerationOnlyAdmin):
 
     @admin.display(description="deal")
     def deal(self, game: Game) -> str:
-        if game_deal_open_to_moderators(game=game):
-            return str(game.seed)
-        return _SECRET_DEAL if game.race_id is not None else _PRACTICE_DEAL
+        public = race_deal_public(race=game.race) if game.race is not None else game.is_over
+        return str(game.seed) if public else f"secret until {_opens_when(game)}"
 
     @admin.display(description="links")
     def links(self, game: Game) -> str:
         if not game_deal_open_to_moderators(game=game):
             # The replay viewer refuses too; the record would carry the deal.
-            when = "the race ends" if game.race_id is not None else "the game is over"
-            return f"the replay and the record open when {when}"
+            return f"the replay and the record open when {_opens_when(game)}"
         record = reverse("admin:games_game_record", args=[game.pk])
         return format_html(
             '<a href="{}">replay at the last move</a> · <a href="{}">download the record</a>',

@@ -12,7 +12,7 @@ from games import moderation
 from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
 from games.models import ModerationAction, Player, Race
 from games.moderation import ModerationRefused
-from games.selectors import race_has_ended
+from games.selectors import race_deal_public
 
 
 class PlayerKindFilter(admin.SimpleListFilter):
@@ -123,9 +123,7 @@ class RaceAdmin(ModerationOnlyAdmin):
     def deal(self, race: Race) -> str:
         # A secret deal stays secret from moderators too until the race ends:
         # a moderator may be racing, and the number tells every stock's order.
-        if race.open_deal or race_has_ended(race=race):
-            return str(race.seed)
-        return "secret until the race ends"
+        return str(race.seed) if race_deal_public(race=race) else "secret until the race ends"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)

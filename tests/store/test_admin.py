@@ -244,3 +244,14 @@ def test_a_practice_game_in_play_keeps_its_record_from_moderators(as_moderator, 
     assert as_moderator.get(url).status_code == 403
     game_resign(game_id=game.pk, player=alice, client_move_id="r", expected_seq=1)
     assert str(SECRET_SEED) in as_moderator.get(url).content.decode()
+
+
+def test_an_open_deals_number_shows_while_its_race_runs(as_moderator, secret_race_game):
+    race = secret_race_game.race
+    race.open_deal = True
+    race.save()
+    for url in (_admin_pages(secret_race_game)[0], _admin_pages(secret_race_game)[2]):
+        assert str(SECRET_SEED) in as_moderator.get(url).content.decode(), url
+    # The record holds the racer's moves so far: it still waits for the end.
+    record = as_moderator.get(reverse("admin:games_game_record", args=[secret_race_game.pk]))
+    assert record.status_code == 403

@@ -17,7 +17,7 @@ from games.models import Game, Player
 from games.positions import Position, advance
 from games.protocol import own_view
 from games.race_selectors import race_results, standings_as_dicts
-from games.selectors import game_moves, game_record_visible
+from games.selectors import game_deal_open_to_moderators, game_moves, game_record_visible
 
 OPEN: Final = "open"
 RACE_RUNNING: Final = "race_running"  # a race game: the others still play this deal
@@ -39,10 +39,10 @@ def replay_access(*, game: Game | None, viewer: Player | None, moderator: bool =
         return HIDDEN
     if game_record_visible(game=game, viewer=viewer):
         return OPEN
+    if moderator and game_deal_open_to_moderators(game=game):
+        return OPEN
     if game.race is not None:
         return RACE_RUNNING
-    if moderator and game.is_over:
-        return OPEN
     if viewer is not None and viewer.pk == game.player_id:
         return IN_PLAY
     return HIDDEN

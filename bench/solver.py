@@ -15,7 +15,7 @@ import platform
 import time
 
 from games.engine import VARIANTS
-from games.engine.solver_batch import parse_deals, percentile, solve_deals
+from games.engine.solver.batch import parse_deals, percentile, solve_deals
 
 DEFAULT_DEALS = "1-200"
 DEFAULT_MAX_NODES = 100_000

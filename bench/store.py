@@ -46,10 +46,11 @@ def run_backend(appends: int, writers: int) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.cache import positions
+    from games.accounts.services import player_create_guest
     from games.models import Game
-    from games.selectors import game_position, game_state
-    from games.services import game_append_move, game_create, player_create_guest
+    from games.store.cache import positions
+    from games.store.selectors import game_position, game_state
+    from games.store.services import game_append_move, game_create
 
     call_command("migrate", verbosity=0)
     vendor = connection.vendor

@@ -19,6 +19,7 @@ from typing import Any, Final
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.http import HttpRequest, JsonResponse
 
 CHECK_TIMEOUT_S: Final = 2.0
 OK: Final = "ok"
@@ -91,3 +92,9 @@ async def health(timeout_s: float = CHECK_TIMEOUT_S) -> dict[str, str]:
     report = dict(zip(names, outcomes, strict=True))
     status = OK if all(outcome == OK for outcome in outcomes) else "unavailable"
     return {"status": status, **report}
+
+
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and the channel layer both answer, else 503 naming the failure."""
+    report = await health()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

@@ -2,8 +2,8 @@
 
 A game is the replay of its moves through the engine. Its status, cards played,
 finish time and last seq are a projection of that log, written only by
-`games.services` in the transaction that appends to it; `voided` and `flagged`
-are a projection of the moderation log, written only by `games.moderation`.
+`games.store.services` in the transaction that appends to it; `voided` and `flagged`
+are a projection of the moderation log, written only by `games.moderation.services`.
 `manage.py verify_games` checks both projections against their logs.
 """
 
@@ -21,6 +21,8 @@ from games.engine import SEED_LIMIT, VARIANTS
 VARIANT_CHOICES = [(v, v) for v in VARIANTS]
 MAX_CARDS_PLAYED = 95
 # Readable and unambiguous when read aloud or typed: no 0/o, 1/l/i.
+# The one permission the admin and the replay viewer ask about (declared on ModerationAction).
+MODERATE_PERMISSION = "games.moderate"
 RACE_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
 
@@ -117,7 +119,7 @@ class ModerationKind(models.TextChoices):
 
 
 # The acts that switch a game's projected flag, and to what: the latest of them
-# for a field decides its value (games.moderation writes it, the replay check
+# for a field decides its value (games.moderation.services writes it, the replay check
 # recomputes it).
 GAME_SWITCHES: dict[str, tuple[str, bool]] = {
     ModerationKind.VOID: ("voided", True),
@@ -177,6 +179,31 @@ class Race(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+
+# A racer's seat in a race's lobby. Seats are not a log: a ready mark or a presence
+# flag is current state, and no result depends on them (results come from the logs).
+class RaceEntry(models.Model):
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="race_entries")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    ready = models.BooleanField(default=False)
+    # Open websockets of this racer on this race: the lobby shows who is here.
+    connections = models.PositiveSmallIntegerField(default=0)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["race", "player"], name="race_entry_once_per_player"),
+        ]
+        ordering = ("joined_at", "pk")
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.race}"
+
+    @property
+    def seated(self) -> bool:
+        return self.left_at is None
 
 
 class Game(models.Model):
@@ -312,7 +339,6 @@ class ModerationAction(AppendOnlyModel):
 
 
 # Lobby seats live in their own module; importing them here registers the model.
-from games.race_models import RaceEntry  # noqa: E402
 
 __all__ = [
     "Game",

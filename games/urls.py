@@ -1,13 +1,19 @@
 from django.urls import path
 
-from games import account_views, api_views, page_views, race_views, views
+from games import health
+from games.accounts import views as account_views
+from games.pages import home
+from games.pages import views as page_views
+from games.practice import api as practice_api
+from games.races import views as race_views
+from games.replays import api as replay_api
 
 app_name = "games"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("races/new", race_views.race_new, name="race_new"),
+    path("", home.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("races/new", home.race_new, name="race_new"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
     # Pages around the games (docs/pages.md).
@@ -22,12 +28,12 @@ urlpatterns = [
     path("accounts/login/", account_views.SultanLoginView.as_view(), name="login"),
     path("accounts/logout/", account_views.SultanLogoutView.as_view(), name="logout"),
     # JSON for the practice and replay pages.
-    path("api/practice", api_views.practice_start, name="api_practice"),
-    path("api/games/<int:game_id>", api_views.game_detail, name="api_game"),
-    path("api/games/<int:game_id>/moves", api_views.game_move, name="api_game_move"),
-    path("api/games/<int:game_id>/replay", api_views.game_replay_data, name="api_game_replay"),
-    path("api/games/<int:game_id>/hint", api_views.game_hint, name="api_game_hint"),
+    path("api/practice", practice_api.practice_start, name="api_practice"),
+    path("api/games/<int:game_id>", practice_api.game_detail, name="api_game"),
+    path("api/games/<int:game_id>/moves", practice_api.game_move, name="api_game_move"),
+    path("api/games/<int:game_id>/replay", replay_api.game_replay_data, name="api_game_replay"),
+    path("api/games/<int:game_id>/hint", practice_api.game_hint, name="api_game_hint"),
     path(
-        "api/games/<int:game_id>/analysis", api_views.game_analysis_data, name="api_game_analysis"
+        "api/games/<int:game_id>/analysis", replay_api.game_analysis_data, name="api_game_analysis"
     ),
 ]

@@ -177,7 +177,7 @@ RACE_COUNTDOWN_S = env_int("SULTAN_RACE_COUNTDOWN_S", 5)
 # Frames a race socket may send per second (and in one burst) before it is throttled.
 WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Race sockets one client (session, else address) may open: a burst, then a rate.
-# Each costs a snapshot; a reconnect loop is refused before that (games/connection_limits.py).
+# Each costs a snapshot; a reconnect loop is refused before that (games/races/limits.py).
 WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
 WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
 

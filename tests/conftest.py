@@ -16,10 +16,10 @@ from django.contrib.auth.models import Permission, User
 from django.db import connection
 from django.utils import timezone
 
-from games.append_only import log_erasure_allowed
-from games.cache import positions
+from games.accounts.services import player_for_user
 from games.models import Player, Race, RaceStatus
-from games.services import player_for_user
+from games.store.append_only import log_erasure_allowed
+from games.store.cache import positions
 
 
 @pytest.fixture(autouse=True)

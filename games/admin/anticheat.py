@@ -9,9 +9,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
-from games.anticheat import Verdict
-from games.anticheat_flags import game_verdict, suspicious_ids
 from games.models import Game
+from games.moderation.anticheat import Verdict
+from games.moderation.flags import game_verdict, suspicious_ids
 
 
 class SuspiciousFilter(admin.SimpleListFilter):

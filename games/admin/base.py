@@ -11,7 +11,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-MODERATE = "games.moderate"
+from games.models import MODERATE_PERMISSION
 
 # The stubs make the admin classes generic; at run time they are not (no
 # django_stubs_ext monkeypatch in settings), so subscript for mypy only.
@@ -25,7 +25,7 @@ else:
 
 def can_moderate(request: HttpRequest) -> bool:
     user = request.user
-    return bool(user.is_active and user.is_staff and user.has_perm(MODERATE))
+    return bool(user.is_active and user.is_staff and user.has_perm(MODERATE_PERMISSION))
 
 
 def moderator_of(request: HttpRequest) -> AbstractBaseUser:

@@ -22,7 +22,6 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import moderation
 from games.admin.anticheat import SuspiciousFilter, verdict_cell, verdict_detail
 from games.admin.base import (
     ModerationOnlyAdmin,
@@ -33,11 +32,12 @@ from games.admin.base import (
     reason_page,
     report,
 )
-from games.anticheat_flags import game_verdict
 from games.models import Game, Move
-from games.moderation import ModerationRefused
-from games.records import RecordError, verify_record
-from games.selectors import (
+from games.moderation import services as moderation
+from games.moderation.flags import game_verdict
+from games.moderation.services import ModerationRefused
+from games.store.records import RecordError, verify_record
+from games.store.selectors import (
     RecordHidden,
     game_deal_open_to_moderators,
     game_record,

@@ -8,11 +8,11 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from games import moderation
 from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
 from games.models import ModerationAction, Player, Race
-from games.moderation import ModerationRefused
-from games.selectors import race_deal_public
+from games.moderation import services as moderation
+from games.moderation.services import ModerationRefused
+from games.store.selectors import race_deal_public
 
 
 class PlayerKindFilter(admin.SimpleListFilter):

@@ -4,7 +4,7 @@ The models refuse updates and deletes too; these stop raw SQL and other
 programs. PostgreSQL refuses them unconditionally (Django's test flush uses
 TRUNCATE, which row triggers do not see). SQLite's flush is DELETE FROM, so
 its triggers ask the connection's `sultan_log_erasure_allowed()` function,
-registered by games.append_only and false unless a test teardown says so; a
+registered by games.store.append_only and false unless a test teardown says so; a
 connection without the function (the sqlite3 shell) fails too.
 
 SQLite drops triggers when Django rebuilds a table: a later migration that

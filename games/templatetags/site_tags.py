@@ -8,9 +8,9 @@ from typing import Final
 from django import template
 from django.template.context import Context
 
+from games.accounts.selectors import player_for_request
 from games.engine import VARIANTS
 from games.models import Player
-from games.services import player_for_request
 
 register = template.Library()
 

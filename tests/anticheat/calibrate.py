@@ -1,4 +1,4 @@
-"""The calibration table of docs/anticheat.md: flag rates of games/anticheat.py on the
+"""The calibration table of docs/anticheat.md: flag rates of games/moderation/anticheat.py on the
 scripted timings of tests/anticheat/timings.py, and each signal's spread.
 
     .venv/bin/python -m tests.anticheat.calibrate --games 1000
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from games.anticheat import judge_seconds
+from games.moderation.anticheat import judge_seconds
 from tests.anticheat.timings import PEOPLE, PROGRAMS, ThinkStream, game_times
 
 

@@ -1,15 +1,15 @@
 """Games in the store with chosen move timing, made the way any game is imported: a record,
-verified by replay, then stored (games.services.game_import_record)."""
+verified by replay, then stored (games.store.services.game_import_record)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from games.engine import legal_moves
+from games.engine.positions import RESIGN, Position, advance
 from games.models import Game, Player
-from games.positions import RESIGN, Position, advance
-from games.records import verify_record
-from games.services import game_import_record
+from games.store.records import verify_record
+from games.store.services import game_import_record
 
 START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.anticheat import judge_seconds
+from games.moderation.anticheat import judge_seconds
 from tests.anticheat.timings import (
     PEOPLE,
     FastBot,

@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation
 from games.models import Game, ModerationAction, ModerationKind
+from games.moderation import services as moderation
 from tests.anticheat.stored import stored_game
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.anticheat import (
+from games.moderation.anticheat import (
     FAST_GAP_S,
     MIN_GAPS,
     REGULAR_RUN,

@@ -1,4 +1,4 @@
-"""Scripted move timings for calibrating games/anticheat.py: people and programs.
+"""Scripted move timings for calibrating games/moderation/anticheat.py: people and programs.
 
 Times are what the server records: each move's acceptance. A player (person or
 program) waits for the acknowledgement of a move, takes its own time, and sends

@@ -6,9 +6,9 @@ import pytest
 
 from games.engine import legal_moves
 from games.models import Game, Player, Race
-from games.race_services import race_close_if_over, race_create, race_join, race_start
-from games.selectors import game_state
-from games.services import game_append_move
+from games.races.services import race_close_if_over, race_create, race_join, race_start
+from games.store.selectors import game_state
+from games.store.services import game_append_move
 
 _ids = iter(range(1, 10**9))
 

@@ -9,16 +9,19 @@ from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games.account_services import (
+from games.accounts.selectors import SESSION_PLAYER_KEY
+from games.accounts.services import (
     ClaimRefused,
     player_claim_for_user,
+    player_create_guest,
+    player_for_user,
     player_rename,
     player_take_guest_games,
 )
 from games.models import Game, Player
-from games.moderation import player_ban
-from games.race_services import race_create, race_join
-from games.services import SESSION_PLAYER_KEY, game_create, player_create_guest, player_for_user
+from games.moderation.services import player_ban
+from games.races.services import race_create, race_join
+from games.store.services import game_create
 from tests.pages.helpers import client_for, play, start_practice
 
 pytestmark = pytest.mark.django_db

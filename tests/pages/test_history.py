@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.history import player_variant_stats
 from games.models import Game, Player, Race
-from games.moderation import game_reinstate, game_void
+from games.moderation.services import game_reinstate, game_void
+from games.pages.history import player_variant_stats
 from tests.pages.helpers import client_for, play, start_practice, winning_log
 
 pytestmark = pytest.mark.django_db

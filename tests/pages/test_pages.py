@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games.accounts.selectors import SESSION_PLAYER_KEY
 from games.models import Game, Player, Race
-from games.race_services import race_create
-from games.services import SESSION_PLAYER_KEY
+from games.races.services import race_create
 from tests.pages.helpers import client_for, play, start_practice
 
 pytestmark = pytest.mark.django_db

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games.accounts.selectors import SESSION_PLAYER_KEY
 from games.engine import new_game
 from games.models import Game, Move, Player, Race
-from games.protocol import own_view
-from games.services import SESSION_PLAYER_KEY, game_create
+from games.races.protocol import own_view
+from games.store.services import game_create
 from tests.pages.helpers import (
     client_for,
     deal_opening_with_foundation_move,

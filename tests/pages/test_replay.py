@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from games.engine import replay
 from games.models import Game, Player, Race
-from games.protocol import own_view
-from games.services import game_create
+from games.races.protocol import own_view
+from games.store.services import game_create
 from tests.pages.helpers import client_for, play, start_practice
 
 pytestmark = pytest.mark.django_db

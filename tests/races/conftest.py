@@ -7,7 +7,7 @@ import pytest
 from django.db import connections
 
 from games.models import Player, Race
-from games.race_services import race_create, race_join, race_start
+from games.races.services import race_create, race_join, race_start
 from tests.races.helpers import SEED, VARIANT, guest_session
 
 

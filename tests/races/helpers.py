@@ -17,9 +17,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
+from games.accounts.selectors import SESSION_PLAYER_KEY
+from games.accounts.services import player_create_guest
 from games.engine import GameState, apply, legal_moves, new_game
 from games.models import Player, Race
-from games.services import SESSION_PLAYER_KEY, player_create_guest
 from sultan_site.asgi import application
 
 # A deal where a sensible player wins and a careless one loses (sultan-8).

@@ -7,7 +7,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from games.connection_limits import ConnectLimiter, client_key
+from games.races.limits import ConnectLimiter, client_key
 from sultan_site.asgi import application
 from tests.races.conftest import Lobby
 

@@ -10,8 +10,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games.broadcast import race_group
 from games.models import Game, Move, Race
+from games.races.broadcast import race_group
 from sultan_site.asgi import application
 from tests.races.conftest import Lobby
 from tests.races.helpers import careless_policy, connect, db, good_policy, recorded_game
@@ -76,7 +76,7 @@ async def test_it_rejects_a_move_before_the_start(lobby: Lobby):
 
 
 async def test_it_rejects_a_move_during_the_countdown(lobby: Lobby):
-    from games.race_services import race_start
+    from games.races.services import race_start
 
     await db(race_start)(race=lobby.race, player=lobby.players["alice"], countdown_s=60)
     alice = await connect(lobby.race, lobby.keys["alice"])
@@ -385,7 +385,7 @@ def _seated(race: Race) -> set[str]:
 
 
 async def test_a_racer_who_leaves_no_longer_counts_as_here(lobby: Lobby):
-    from games.race_models import RaceEntry
+    from games.models import RaceEntry
 
     bob = await connect(lobby.race, lobby.keys["bob"])
     await bob.send({"type": "leave"})

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.engine.solver_batch import parse_deals, percentile, solve_deals
+from games.engine.solver.batch import parse_deals, percentile, solve_deals
 
 
 def test_deal_ranges_read_as_lists_of_seeds() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import VARIANTS, new_game
-from games.engine.solver import solve
+from games.engine.solver.solve import solve
 
 FIGURES = Path(__file__).resolve().parents[2] / "docs" / "solvability"
 BUDGET = 100_000  # the budget of the 1,000-deal table

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from games.analysis import (
+from games.engine import apply, legal_moves, new_game, replay
+from games.engine.solver.solve import solve
+from games.engine.solver.winnable import winnable_seed
+from games.models import Player, Race
+from games.races.services import race_create
+from games.replays.analysis import (
     ANALYSIS_PROBE_NODES,
     bracket_next_probe,
     game_analysis,
     line_analysis,
-    winnable_seed,
 )
-from games.engine import apply, legal_moves, new_game, replay
-from games.engine.solver import solve
-from games.models import Player, Race
-from games.race_services import race_create
-from games.services import game_append_move, game_create, game_resign
+from games.store.services import game_append_move, game_create, game_resign
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT, careless_policy, good_policy, recorded_game
 
@@ -76,7 +76,7 @@ def test_winnable_seed_gives_up_within_its_budget():
 
 
 def test_a_race_cannot_be_both_an_open_and_a_winnable_deal(alice: Player):
-    from games.race_services import RaceRefused
+    from games.races.services import RaceRefused
 
     with pytest.raises(RaceRefused) as refused:
         race_create(host=alice, variant="sultan", deal=5, winnable=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import PLAYING, GameState, apply, legal_moves, new_game
-from games.engine.greedy import greedy_move, play_greedy
+from games.engine.solver.greedy import greedy_move, play_greedy
 
 
 def test_greedy_plays_every_deal_to_a_finish_with_legal_moves() -> None:

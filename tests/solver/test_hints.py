@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 
 from games.engine import UNDO, apply, legal_moves, new_game, replay
-from games.hints import WinningLines, winning_lines
 from games.models import Game, Player, Race
-from games.race_services import race_create
-from games.services import game_create
+from games.practice.hints import WinningLines, winning_lines
+from games.races.services import race_create
+from games.store.services import game_create
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT, careless_policy, recorded_game
 from tests.store.helpers import append

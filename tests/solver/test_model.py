@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import apply, new_game, replay
-from games.engine.solver_model import (
+from games.engine.solver.model import (
     CARD_IDS,
     CARD_NAMES,
     encode_foundations,

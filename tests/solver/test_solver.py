@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.engine import LOST, WON, GameState, apply, legal_moves, new_game, replay
-from games.engine.solver import Solution, hint, solve
+from games.engine.solver.solve import Solution, hint, solve
 from tests.solver.brute import brute_force
 from tests.solver.positions import from_json
 

@@ -6,8 +6,8 @@ import itertools
 
 from games.engine import GameState, legal_moves
 from games.models import Game, Move, Player
-from games.selectors import game_state
-from games.services import AppendResult, game_append_move
+from games.store.selectors import game_state
+from games.store.services import AppendResult, game_append_move
 
 _ids = itertools.count(1)
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from games.models import Game, ModerationAction, Player
-from games.selectors import game_record
-from games.services import game_create, game_resign
+from games.store.selectors import game_record
+from games.store.services import game_create, game_resign
 from tests.store.helpers import append, log_of
 
 pytestmark = pytest.mark.django_db

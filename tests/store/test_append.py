@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games.engine import legal_moves, new_game, replay
 from games.models import Game, Player, Race, RaceStatus
-from games.selectors import game_state
-from games.services import MoveRejected, game_append_move, game_create, game_resign
+from games.store.selectors import game_state
+from games.store.services import MoveRejected, game_append_move, game_create, game_resign
 from tests.store.helpers import append, client_id, greedy_move, log_of, play_to_end
 
 pytestmark = pytest.mark.django_db

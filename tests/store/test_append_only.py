@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError, connection, transaction
 
 from games.models import AppendOnlyError, ModerationAction, Move
-from games.moderation import game_flag
-from games.services import game_create
+from games.moderation.services import game_flag
+from games.store.services import game_create
 from tests.store.helpers import append, log_of
 
 pytestmark = pytest.mark.django_db

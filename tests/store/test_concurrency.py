@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from games.models import Game, Move, Player
-from games.services import AppendResult, MoveRejected, game_append_move, game_create
+from games.store.services import AppendResult, MoveRejected, game_append_move, game_create
 from tests.store.helpers import greedy_move
 
 THREADS = 20

@@ -6,16 +6,12 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.sessions.backends.db import SessionStore
 from django.http import HttpRequest
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 
-from games.services import (
-    MoveRejected,
-    game_create,
-    player_create_guest,
-    player_for_request,
-    player_for_user,
-    player_start_guest_session,
-)
+from games.accounts.selectors import player_for_request
+from games.accounts.services import player_create_guest, player_for_user, player_start_guest_session
+from games.models import Player
+from games.store.services import MoveRejected, game_create
 from tests.store.helpers import append, log_of
 
 pytestmark = pytest.mark.django_db
@@ -52,10 +48,17 @@ def test_a_guests_game_is_closed_to_another_guest_with_the_same_nickname():
 def test_an_account_with_a_guests_nickname_gets_its_own_player():
     guest = player_create_guest(nickname="yara")
     user = User.objects.create_user(username="yara")
+    Client().force_login(user)  # logging in makes the account's player
     account = player_for_request(browser(user))
     assert account is not None
     assert account != guest
     assert account == player_for_user(user=user)
+
+
+def test_reading_who_the_visitor_is_creates_no_player():
+    user = User.objects.create_user(username="zeno")
+    assert player_for_request(browser(user)) is None
+    assert not Player.objects.filter(user=user).exists()
 
 
 def test_a_session_cannot_reach_a_guest_that_an_account_has_claimed():

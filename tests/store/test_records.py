@@ -10,9 +10,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games.models import Game, Move, RaceStatus
-from games.records import RecordError, verify_record
-from games.selectors import RecordHidden, game_record, game_state
-from games.services import game_create, game_import_record, game_resign
+from games.store.records import RecordError, verify_record
+from games.store.selectors import RecordHidden, game_record, game_state
+from games.store.services import game_create, game_import_record, game_resign
 from tests.store.helpers import append, greedy_move, play_to_end
 
 pytestmark = pytest.mark.django_db

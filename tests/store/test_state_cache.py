@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.cache import positions
 from games.engine import new_game, replay
 from games.models import Game
-from games.records import verify_record
-from games.selectors import game_state
-from games.services import game_create, game_import_record
+from games.store.cache import positions
+from games.store.records import verify_record
+from games.store.selectors import game_state
+from games.store.services import game_create, game_import_record
 from tests.store.helpers import append
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.selectors import game_timing
-from games.services import game_create
-from games.timing import summarize
+from games.store.selectors import game_timing
+from games.store.services import game_create
+from games.store.timing import summarize
 from tests.store.helpers import append
 
 START = datetime(2025, 1, 1, tzinfo=UTC)

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game
-from games.moderation import game_flag, game_reinstate, game_void
-from games.services import game_create
+from games.moderation.services import game_flag, game_reinstate, game_void
+from games.store.services import game_create
 from tests.store.helpers import append
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
-from games.selectors import game_record_text
+from games.store.selectors import game_record_text
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Flag finished games whose move timing no person produces (games/anticheat.py)."""
+"""Flag finished games whose move timing no person produces (games/moderation/anticheat.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.anticheat_flags import ANTICHEAT_USERNAME, flag_suspicious
+from games.moderation.flags import ANTICHEAT_USERNAME, flag_suspicious
 
 
 class Command(BaseCommand):

@@ -8,8 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from games.records import RecordError, verify_record
-from games.services import game_import_record, player_create_guest
+from games.accounts.services import player_create_guest
+from games.store.records import RecordError, verify_record
+from games.store.services import game_import_record
 
 
 class Command(BaseCommand):

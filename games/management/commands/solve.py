@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import VARIANTS
-from games.engine.solver import DEFAULT_MAX_NODES
-from games.engine.solver_batch import DealResult, parse_deals, solve_deals
+from games.engine.solver.batch import DealResult, parse_deals, solve_deals
+from games.engine.solver.solve import DEFAULT_MAX_NODES
 
 CSV_FIELDS = ("deal", "variant", "status", "nodes", "seconds", "moves", "greedy", "greedy_played")
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
-from games.selectors import game_projection_mismatches
+from games.store.selectors import game_projection_mismatches
 
 
 class Command(BaseCommand):

@@ -1,0 +1,34 @@
+"""Reads for accounts: who the visitor is. Nothing here creates a player."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest
+
+from games.models import Player
+
+# The session key that is a guest's only way in.
+SESSION_PLAYER_KEY: Final = "sultan_player_id"
+
+
+def player_for_request(request: HttpRequest) -> Player | None:
+    """The account's player when signed in, else the session's guest, else None."""
+    return player_for_session(user=request.user, session=request.session)
+
+
+def player_for_session(
+    *, user: AbstractBaseUser | AnonymousUser | None, session: SessionBase
+) -> Player | None:
+    """As `player_for_request`, from a user and a session (a websocket's scope has both)."""
+    if user is not None and user.is_authenticated:
+        # Signing up or logging in made it (`player_on_login`).
+        return Player.objects.filter(user_id=user.pk).first()
+    player_id = session.get(SESSION_PLAYER_KEY)
+    if not isinstance(player_id, int):
+        return None
+    # A guest later claimed by an account is no longer reachable by a session.
+    return Player.objects.filter(pk=player_id, user__isnull=True).first()

@@ -1,0 +1,157 @@
+"""Writes for accounts: guests, an account's player, and a guest's games following them into
+the account they sign in to.
+
+A guest is reached only through its session; an account's player through its
+user. Claiming moves the guest under the user, so everything the guest played
+(practice, races, history) is the account's from then on, and the old session
+key no longer reaches it (`player_for_session` looks up guests only). An
+account that already has a player takes the guest's games into it instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.http import HttpRequest
+
+from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
+from games.common.errors import Refused
+from games.models import Game, Player, Race, RaceEntry, RaceStatus
+from games.races.services import race_bump_version
+
+log = logging.getLogger(__name__)
+
+MAX_NICKNAME: Final = 40
+
+
+def _clean_nickname(nickname: str) -> str:
+    cleaned = " ".join(nickname.split())[:MAX_NICKNAME]
+    if not cleaned:
+        raise ValueError("a nickname needs at least one visible character")
+    return cleaned
+
+
+def player_create_guest(*, nickname: str) -> Player:
+    """A new guest. Nicknames are not unique: two guests may share one."""
+    return Player.objects.create(nickname=_clean_nickname(nickname))
+
+
+def player_for_user(*, user: AbstractBaseUser) -> Player:
+    """The account's player, created on first use with the username as nickname."""
+    player, _ = Player.objects.get_or_create(
+        user_id=user.pk, defaults={"nickname": _clean_nickname(user.get_username())}
+    )
+    return player
+
+
+def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player:
+    """Create a guest and bind it to this browser's session (the session is its only key)."""
+    player = player_create_guest(nickname=nickname)
+    request.session.cycle_key()
+    request.session[SESSION_PLAYER_KEY] = player.pk
+    return player
+
+
+class ClaimRefused(Refused):
+    """The guest could not be attached to the account; nothing was written."""
+
+
+def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
+    """Make the guest `player` the player of `user`, which must not have one yet.
+
+    The nickname becomes the username, as for any account's player: the same
+    name then shows in races whichever way the account was made.
+    """
+    with transaction.atomic():
+        # Locked and read afresh: two sign-ups racing for one guest must not both win.
+        guest = Player.objects.select_for_update().get(pk=player.pk)
+        if guest.user_id is not None:
+            raise ClaimRefused("claimed", "this player already belongs to an account")
+        if Player.objects.filter(user_id=user.pk).exists():
+            raise ClaimRefused("has_player", "this account already has a player")
+        guest.user_id = user.pk
+        guest.nickname = user.get_username()[:MAX_NICKNAME]
+        guest.save(update_fields=["user", "nickname"])
+    return guest
+
+
+def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
+    """On logging in: the guest's games, seats and hosted races become the account's.
+
+    Returns how many games moved. An account without a player yet claims the
+    guest whole, as a sign-up does. A race the account already plays (or sits
+    in) stays with the guest, as one player plays a race once. A banned guest
+    keeps everything: logging in must not shed a ban. Moves are not touched:
+    a game's log is the same whoever's name is on it.
+    """
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=guest.pk)
+        if locked.user_id is not None or locked.banned_at is not None:
+            return 0
+        account = Player.objects.select_for_update().filter(user_id=user.pk).first()
+        if account is None:
+            player_claim_for_user(player=locked, user=user)
+            return Game.objects.filter(player=locked).count()
+        raced = Game.objects.filter(player=account, race__isnull=False)
+        seated = RaceEntry.objects.filter(player=account)
+        shared = {
+            *raced.values_list("race_id", flat=True),
+            *seated.values_list("race_id", flat=True),
+        }
+        moving = Race.objects.filter(
+            Q(host=locked) | Q(entries__player=locked) | Q(games__player=locked)
+        ).exclude(pk__in=shared)
+        races = set(moving.values_list("pk", flat=True))
+        games = Game.objects.filter(player=locked).exclude(race_id__in=shared)
+        moved = games.update(player=account)
+        RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
+        Race.objects.filter(host=locked, pk__in=races).update(host=account)
+        # Races still on show the new name at their next snapshot: a new
+        # version makes every client there ask for one.
+        for race_id in (
+            Race.objects.filter(pk__in=races)
+            .exclude(status=RaceStatus.FINISHED)
+            .values_list("pk", flat=True)
+        ):
+            race_bump_version(race_id=race_id)
+    return moved
+
+
+def player_rename(*, player: Player, nickname: str) -> Player:
+    """A guest's new display name. Accounts keep their username."""
+    cleaned = " ".join(nickname.split())[:MAX_NICKNAME]
+    if not cleaned:
+        raise ValueError("a nickname needs at least one visible character")
+    if not player.is_guest:
+        raise ValueError("an account plays under its username")
+    player.nickname = cleaned
+    player.save(update_fields=["nickname"])
+    return player
+
+
+def player_on_login(*, request: HttpRequest | None, user: AbstractBaseUser, **_: object) -> None:
+    """Every signed-in account has its player (a `user_logged_in` receiver, so the
+    admin's log-in too): the session's guest brings its games along
+    (`player_take_guest_games`), and pages then only read who the visitor is."""
+    guest_id = request.session.get(SESSION_PLAYER_KEY) if request is not None else None
+    guest = None
+    if isinstance(guest_id, int):
+        guest = Player.objects.filter(pk=guest_id, user__isnull=True).first()
+    if guest is not None:
+        moved = player_take_guest_games(guest=guest, user=user)
+        log.info("guest #%s: %s games into user %s", guest.pk, moved, user.pk)
+    player_for_user(user=user)
+
+
+def player_identify(*, request: HttpRequest, nickname: str | None) -> Player | None:
+    """The visitor's player; a new guest bound to this session when they give a nickname."""
+    player = player_for_session(user=request.user, session=request.session)
+    if player is not None:
+        return player
+    if nickname and nickname.strip():
+        return player_start_guest_session(request=request, nickname=nickname)
+    return None

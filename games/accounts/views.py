@@ -1,0 +1,83 @@
+"""Sign up, log in, log out, with Django's auth; a guest's games follow them into the account."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
+from django.contrib.auth.models import User
+from django.contrib.auth.views import LoginView, LogoutView
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from games.accounts.selectors import player_for_request
+from games.accounts.services import ClaimRefused, player_claim_for_user
+
+log = logging.getLogger(__name__)
+
+
+if TYPE_CHECKING:
+    _UserForm = UserCreationForm[User]
+else:  # the form is generic for the type checker only
+    _UserForm = UserCreationForm
+
+
+class SignupForm(_UserForm):
+    class Meta:
+        model = User
+        fields = ("username",)
+        field_classes = {"username": UsernameField}
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or "/"
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return "/"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(_next_url(request))
+    guest = player_for_request(request)
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save()
+            if guest is not None:
+                try:
+                    player_claim_for_user(player=guest, user=user)
+                except ClaimRefused as refused:
+                    # Only a concurrent sign-up from the same session gets here:
+                    # the account is still made, the games stay with the other.
+                    log.warning("guest #%s not claimed by %s: %s", guest.pk, user.pk, refused)
+        login(request, user)
+        return redirect(_next_url(request))
+    context = {"form": form, "guest": guest, "next": _next_url(request)}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
+
+
+class SultanLoginView(LoginView):
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+    next_page = "/"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["guest"] = player_for_request(self.request)
+        return context
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+
+class SultanLogoutView(LogoutView):
+    next_page = "/"

@@ -1,0 +1,170 @@
+"""Reads for a player's own pages: history rows, statistics, recent races, open games.
+
+Statistics count finished games only (won, lost, resigned or timed out) and
+leave voided ones out: a result a moderator voided is no result. A game's time
+runs from its start (a race game's from the race's start) to its finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, Min, Q, QuerySet
+
+from games.engine import VARIANTS
+from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.store.selectors import game_record_visible, race_has_ended
+
+_DURATION = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+
+
+def practice_game_unfinished(*, player: Player, variant: str, seed: int) -> Game | None:
+    return (
+        Game.objects.filter(
+            player=player,
+            race__isnull=True,
+            variant=variant,
+            seed=seed,
+            status=GameStatus.PLAYING,
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def player_latest_unfinished_practice(*, player: Player) -> Game | None:
+    return (
+        Game.objects.filter(player=player, race__isnull=True, status=GameStatus.PLAYING)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def player_games(*, player: Player) -> QuerySet[Game]:
+    """Every game of the player, newest first, with its race at hand."""
+    return Game.objects.filter(player=player).select_related("race").order_by("-created_at", "-pk")
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    game: Game
+    deal: int | None  # None while the deal is still secret (a race not yet over)
+    duration: timedelta | None
+    replay_open: bool
+    can_continue: bool  # an unfinished practice game: the player may take it up again
+    race_open: bool  # a race game whose race is still on
+
+    @property
+    def moves(self) -> int:
+        return self.game.last_seq
+
+
+def history_rows(*, games: list[Game], player: Player) -> list[HistoryRow]:
+    rows = []
+    for game in games:
+        visible = game_record_visible(game=game, viewer=player)
+        practice = game.race is None
+        race_open = game.race is not None and not race_has_ended(race=game.race)
+        # The player picked a practice deal (it is in the page's address): theirs to see.
+        rows.append(
+            HistoryRow(
+                game=game,
+                deal=game.seed if visible or practice else None,
+                duration=game_duration(game=game),
+                replay_open=visible,
+                can_continue=practice and not game.is_over,
+                race_open=race_open,
+            )
+        )
+    return rows
+
+
+def game_duration(*, game: Game) -> timedelta | None:
+    if game.started_at is None or game.finished_at is None:
+        return None
+    return max(game.finished_at - game.started_at, timedelta(0))
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    variant: str
+    played: int
+    won: int
+    best_time: timedelta | None
+    average_cards: float | None
+
+    @property
+    def win_rate(self) -> int | None:
+        return round(100 * self.won / self.played) if self.played else None
+
+
+def player_variant_stats(*, player: Player) -> list[VariantStats]:
+    """One row per variant the player has finished a game in, in the variants' order."""
+    finished = Game.objects.filter(player=player, voided=False).exclude(status=GameStatus.PLAYING)
+    rows = (
+        finished.values("variant")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(status=GameStatus.WON)),
+            best_time=Min(_DURATION, filter=Q(status=GameStatus.WON)),
+            average_cards=Avg("cards_played"),
+        )
+        .order_by()
+    )
+    by_variant = {row["variant"]: row for row in rows}
+    return [
+        VariantStats(
+            variant=variant,
+            played=row["played"],
+            won=row["won"],
+            best_time=row["best_time"],
+            average_cards=float(row["average_cards"]) if row["average_cards"] is not None else None,
+        )
+        for variant in VARIANTS
+        if (row := by_variant.get(variant)) is not None
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRow:
+    race: Race
+    joined_at: datetime
+    state: str  # lobby, running or finished, as the player would put it
+    game: Game | None
+
+    @property
+    def replay_open(self) -> bool:
+        return self.state == "finished" and self.game is not None
+
+
+def player_recent_races(*, player: Player, limit: int = 6) -> list[RaceRow]:
+    """The races the player sat in (and did not leave before the start), newest first."""
+    entries = (
+        RaceEntry.objects.filter(player=player)
+        .select_related("race")
+        .order_by("-race__created_at", "-race__pk")
+    )
+    games = {g.race_id: g for g in Game.objects.filter(player=player, race__isnull=False)}
+    rows: list[RaceRow] = []
+    for entry in entries:
+        game = games.get(entry.race_id)
+        if game is None and not entry.seated:
+            continue
+        rows.append(RaceRow(entry.race, entry.joined_at, _race_state(entry.race), game))
+        if len(rows) == limit:
+            break
+    return rows
+
+
+def _race_state(race: Race) -> str:
+    if race_has_ended(race=race):
+        return "finished"
+    return "lobby" if race.status == RaceStatus.LOBBY else "running"
+
+
+def player_game(*, player: Player | None, game_id: int) -> Game | None:
+    """The game, if it is this player's: someone else's and none at all look the same."""
+    if player is None:
+        return None
+    return Game.objects.select_related("race").filter(pk=game_id, player=player).first()

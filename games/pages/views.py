@@ -1,0 +1,221 @@
+"""The site's pages around the games: home, practice, replay, history, joining.
+
+Views stay thin: reads come from games.pages.history / games.replays.selectors, writes from
+the service modules. Refusals render a page that says what went wrong and
+what to do instead, with a status that says the same to machines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+
+from games.accounts.selectors import player_for_request
+from games.accounts.services import MAX_NICKNAME, player_rename, player_start_guest_session
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.models import Game, Player
+from games.pages.forms import PracticeForm
+from games.pages.history import (
+    history_rows,
+    player_games,
+    player_variant_stats,
+)
+from games.pages.home import home_context
+from games.practice.services import practice_random_deal
+from games.races.selectors import race_by_code
+from games.replays.access import HIDDEN, IN_PLAY, replay_gate
+from games.store.selectors import game_record
+
+HISTORY_PAGE: Final = 25
+_CODE_CHARS = re.compile(r"[^0-9a-z]")
+
+
+def notice(
+    request: HttpRequest,
+    *,
+    status: int,
+    title: str,
+    message: str,
+    actions: list[tuple[str, str]] | None = None,
+) -> HttpResponse:
+    """A refusal as a page: what happened and where to go from here."""
+    context = {"title": title, "message": message, "actions": actions or [("Home", "/")]}
+    return render(request, "notice.html", context, status=status)
+
+
+@require_GET
+def practice_random(request: HttpRequest) -> HttpResponse:
+    """`/practice/`: the deal asked for by number, else a random one."""
+    form = PracticeForm(request.GET)
+    if not form.is_valid():
+        context = home_context(request, practice_form=form)
+        return render(request, "home.html", context, status=400)
+    deal = form.cleaned_data.get("deal")
+    variant = form.cleaned_data.get("variant") or DEFAULT_VARIANT
+    seed = practice_random_deal() if deal is None else deal
+    return redirect(f"/practice/{seed}/?{urlencode({'variant': variant})}")
+
+
+def _deal_number(text: str) -> int | None:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    seed = int(text)
+    return seed if seed < SEED_LIMIT else None
+
+
+@require_GET
+@ensure_csrf_cookie
+def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
+    seed = _deal_number(deal)
+    if seed is None:
+        return notice(
+            request,
+            status=404,
+            title="No such deal",
+            message=f"“{deal[:40]}” is not a deal number: deals are whole numbers "
+            f"from 0 to {SEED_LIMIT - 1}.",
+            actions=[("Play a random deal", "/practice/"), ("Home", "/")],
+        )
+    variant = request.GET.get("variant", DEFAULT_VARIANT)
+    if variant not in VARIANTS:
+        return notice(
+            request,
+            status=400,
+            title="Unknown variant",
+            message=f"“{variant[:40]}” is not a variant. Choose one of {', '.join(VARIANTS)}.",
+            actions=[(f"Deal {seed} in {DEFAULT_VARIANT}", f"/practice/{seed}/"), ("Home", "/")],
+        )
+    context = {
+        "deal": str(seed),
+        "variant": variant,
+        "variants": VARIANTS,
+        "player": player_for_request(request),
+    }
+    return render(request, "practice.html", context)
+
+
+def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> HttpResponse:
+    if access == HIDDEN or game is None:
+        return notice(
+            request,
+            status=404,
+            title="No replay here",
+            message="There is no game with this number that you can watch. Practice games "
+            "are private to their player; race games open to all once the race is over.",
+        )
+    if access == IN_PLAY:
+        url = f"/practice/{game.seed}/?{urlencode({'variant': game.variant})}"
+        return notice(
+            request,
+            status=403,
+            title="This game is still on",
+            message="Finish or resign the game first: its replay opens once it is over.",
+            actions=[("Continue the game", url), ("Home", "/")],
+        )
+    assert game.race is not None
+    return notice(
+        request,
+        status=403,
+        title="The race is still running",
+        message="Other racers are still playing this deal. Its games can be replayed "
+        "as soon as the race ends.",
+        actions=[("Back to the race", f"/r/{game.race.code}/"), ("Home", "/")],
+    )
+
+
+@require_GET
+def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    gate = replay_gate(request, game_id)
+    game, player = gate.game, gate.viewer
+    if not gate.open or game is None:
+        return _closed_replay(request, gate.access, game)
+    own = player is not None and player.pk == game.player_id
+    context = {"game": game, "race": game.race, "own": own}
+    return render(request, "replay.html", context)
+
+
+@require_GET
+def record_download(request: HttpRequest, game_id: int) -> HttpResponse:
+    gate = replay_gate(request, game_id)
+    game = gate.game
+    if not gate.open or game is None:
+        return _closed_replay(request, gate.access, game)
+    text = game_record(game=game, viewer=gate.viewer, as_moderator=gate.moderator)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="sultan-game-{game.pk}.txt"'
+    return response
+
+
+@require_GET
+def history_page(request: HttpRequest) -> HttpResponse:
+    player = player_for_request(request)
+    context: dict[str, Any] = {"player": player, "rows": [], "stats": [], "page": None}
+    if player is not None:
+        games = player_games(player=player)
+        page_number = _page_number(request.GET.get("page"))
+        start = (page_number - 1) * HISTORY_PAGE
+        chunk = list(games[start : start + HISTORY_PAGE + 1])
+        context.update(
+            rows=history_rows(games=chunk[:HISTORY_PAGE], player=player),
+            stats=player_variant_stats(player=player),
+            page=page_number,
+            has_older=len(chunk) > HISTORY_PAGE,
+        )
+    return render(request, "history.html", context)
+
+
+def _page_number(text: str | None) -> int:
+    if text and text.isascii() and text.isdigit() and 0 < len(text) < 7:
+        return max(1, int(text))
+    return 1
+
+
+def race_code_normalised(text: str) -> str:
+    """What people paste: the code with or without its dash, in any case, or the whole link."""
+    text = text.strip().lower()
+    if "/r/" in text:
+        text = text.split("/r/", 1)[1].split("/", 1)[0]
+    chars = _CODE_CHARS.sub("", text)
+    return f"{chars[:4]}-{chars[4:]}" if len(chars) == 8 else text
+
+
+@require_GET
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    raw = request.GET.get("code", "")
+    code = race_code_normalised(raw)
+    race = race_by_code(code=code) if code else None
+    if race is None:
+        error = (
+            "Type the race's code, e.g. k7m2-x9pq."
+            if not raw.strip()
+            else (f"No race has the code “{raw.strip()[:40]}”. Check it with the race's host.")
+        )
+        context = home_context(request, join_error=error, join_code=raw[:80])
+        return render(request, "home.html", context, status=404 if raw.strip() else 400)
+    return redirect("games:race", code=race.code)
+
+
+@require_POST
+def guest_start(request: HttpRequest) -> HttpResponse:
+    """Play as a guest under a nickname (or, as a guest already, change it)."""
+    nickname = " ".join(request.POST.get("nickname", "").split())
+    player: Player | None = player_for_request(request)
+    if not nickname or len(nickname) > MAX_NICKNAME:
+        error = f"A nickname is 1 to {MAX_NICKNAME} characters."
+        context = home_context(request, guest_error=error)
+        return render(request, "home.html", context, status=400)
+    if player is None:
+        player_start_guest_session(request=request, nickname=nickname)
+    elif player.is_guest:
+        player_rename(player=player, nickname=nickname)
+    target = request.POST.get("next", "/")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = "/"
+    return redirect(target)

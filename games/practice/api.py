@@ -1,0 +1,184 @@
+"""JSON endpoints for practice games: deal, resync, move, hint (docs/pages.md).
+
+A practice move answers with the race socket's shapes (docs/protocol.md §4):
+`ack` or `reject`, with an HTTP status that says which kind of refusal it is.
+Race moves never come through here: they belong to the race socket, where the
+race's clock and broadcasts apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games.accounts.selectors import player_for_request
+from games.accounts.services import MAX_NICKNAME, player_start_guest_session
+from games.common import fields
+from games.common.errors import BadInput
+from games.common.http import error_response, json_body
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.models import Game, Player
+from games.pages.history import player_game
+from games.practice.hints import HintRefused, practice_hint
+from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
+from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
+from games.store.selectors import game_state
+from games.store.services import MoveRejected, game_append_move
+
+GUEST_NICKNAME: Final = "Guest"
+REJECT_STATUS: Final = {
+    "conflict": 409,
+    "forbidden": 403,
+    "banned": 403,
+    "invalid": 422,
+    "illegal": 422,
+    "finished": 422,
+    "not_started": 422,
+    "too_late": 422,
+}
+
+
+def _game_info(game: Game) -> dict[str, Any]:
+    """A practice game's facts; its deal is the player's own choice, so it is shown."""
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "deal": str(game.seed),
+        "status": game.status,
+        "moves": game.last_seq,
+        "cards_played": game.cards_played,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "server_time": timezone.now().isoformat(),
+        "replay_url": f"/games/{game.pk}/replay/",
+    }
+
+
+@require_POST
+def practice_start(request: HttpRequest) -> JsonResponse:
+    """Deal a practice game (or resume the player's open one on that deal and variant)."""
+    try:
+        data = json_body(request)
+        variant = data.get("variant", DEFAULT_VARIANT)
+        if variant not in VARIANTS:
+            raise BadInput("bad_message", f"'variant' is one of {', '.join(VARIANTS)}")
+        no_deal = data.get("deal") is None
+        seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
+        nickname = data.get("nickname") or GUEST_NICKNAME
+        if not isinstance(nickname, str) or not nickname.strip():
+            raise BadInput("bad_message", f"'nickname' is 1 to {MAX_NICKNAME} characters")
+    except BadInput as bad:
+        return error_response(400, bad.code, bad.message)
+    player = player_for_request(request)
+    if player is None:
+        # Checked input first: a refused request leaves no stray guest behind.
+        player = player_start_guest_session(request=request, nickname=nickname)
+    try:
+        start = practice_game_start(player=player, variant=variant, seed=seed)
+    except PracticeRefused as refused:
+        return error_response(
+            403 if refused.code == "banned" else 400, refused.code, refused.message
+        )
+    game = start.game
+    return JsonResponse(
+        {
+            "type": "game",
+            "resumed": start.resumed,
+            "player": {"nickname": player.nickname, "guest": player.is_guest},
+            "game": _game_info(game),
+            "view": own_view(game_state(game=game), game.last_seq),
+        },
+        status=200 if start.resumed else 201,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    status: int
+    code: str
+    message: str
+
+
+def _practice_game(player: Player | None, game_id: int) -> Game | Refusal:
+    game = player_game(player=player, game_id=game_id)
+    if game is None:
+        return Refusal(403, "forbidden", "this is not your game")
+    if game.race_id is not None:
+        return Refusal(403, "forbidden", "race moves go through the race socket, not this API")
+    return game
+
+
+def _reject_response(status: int, move_id: str, code: str, message: str, seq: int) -> JsonResponse:
+    body = {"type": "reject", "id": move_id, "code": code, "message": message, "seq": seq}
+    return JsonResponse(body, status=status)
+
+
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Where the player's practice game stands: what a page needs to resync."""
+    found = _practice_game(player_for_request(request), game_id)
+    if isinstance(found, Refusal):
+        return _reject_response(found.status, "", found.code, found.message, 0)
+    return JsonResponse(
+        {
+            "type": "game",
+            "game": _game_info(found),
+            "view": own_view(game_state(game=found), found.last_seq),
+        }
+    )
+
+
+@require_POST
+def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
+    """One event of a practice game: a move, `undo` or `resign`."""
+    try:
+        data = json_body(request)
+        token = fields.text(data, "token", MAX_TOKEN)
+        move_id = fields.text(data, "id", MAX_ID)
+        seq = fields.whole(data, "seq", 2**53)
+    except BadInput as bad:
+        return error_response(400, bad.code, bad.message)
+    player = player_for_request(request)
+    found = _practice_game(player, game_id)
+    if isinstance(found, Refusal):
+        return _reject_response(found.status, move_id, found.code, found.message, 0)
+    assert player is not None
+    try:
+        result = game_append_move(
+            game_id=found.pk, player=player, token=token, client_move_id=move_id, expected_seq=seq
+        )
+    except MoveRejected as rejected:
+        status = REJECT_STATUS.get(rejected.code, 422)
+        return _reject_response(
+            status, move_id, rejected.code, rejected.message, rejected.current_seq
+        )
+    return JsonResponse(
+        {
+            "type": "ack",
+            "id": move_id,
+            "seq": result.seq,
+            "token": result.token,
+            "duplicate": result.duplicate,
+            "events": result.events,
+            "view": own_view(result.state, result.seq),
+        }
+    )
+
+
+@require_POST
+def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The next move of a winning line from the player's practice position (never in a race)."""
+    player = player_for_request(request)
+    found = _practice_game(player, game_id)
+    if isinstance(found, Refusal):
+        return error_response(found.status, found.code, found.message)
+    assert player is not None
+    try:
+        hint = practice_hint(game=found, player=player, state=game_state(game=found))
+    except HintRefused as refused:
+        return error_response(refused.status, refused.code, refused.message)
+    return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})

@@ -1,0 +1,51 @@
+"""Writes for practice: dealing a practice game, or picking up the one left open."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Final
+
+from django.db import transaction
+
+from games.common.errors import Refused
+from games.engine import SEED_LIMIT, VARIANTS
+from games.models import Game, Player
+from games.pages.history import practice_game_unfinished
+from games.store.services import game_create
+
+# Random practice deals are drawn below a million: a six-digit number is easy
+# to read out to a friend. Every seed below SEED_LIMIT stays playable by number,
+# and race deals (drawn from the whole range) almost never land down here.
+RANDOM_DEALS: Final = 1_000_000
+
+
+class PracticeRefused(Refused):
+    """A practice game that may not be dealt; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeStart:
+    game: Game
+    resumed: bool
+
+
+def practice_random_deal() -> int:
+    return 1 + secrets.randbelow(RANDOM_DEALS - 1)
+
+
+def practice_game_start(*, player: Player, variant: str, seed: int) -> PracticeStart:
+    """The player's unfinished practice game on this deal and variant, else a new one."""
+    if variant not in VARIANTS:
+        raise PracticeRefused("bad_message", f"unknown variant {variant!r}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise PracticeRefused("bad_message", "a deal number is 0 to 2**63 - 1")
+    if player.banned_at is not None:
+        raise PracticeRefused("banned", "this player is banned")
+    with transaction.atomic():
+        # The player's row is the lock: two tabs opening one deal get one game.
+        Player.objects.select_for_update().filter(pk=player.pk).first()
+        open_game = practice_game_unfinished(player=player, variant=variant, seed=seed)
+        if open_game is not None:
+            return PracticeStart(open_game, resumed=True)
+        return PracticeStart(game_create(player=player, variant=variant, seed=seed), False)

@@ -1,0 +1,213 @@
+"""Reads for races: who is in it, how far each racer is, and the ranking.
+
+The ranking is computed from the games' logs, never from anything a client
+said: winners first by finishing time, then by cards played (more first),
+ties by the time the racer reached that count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games.engine import race_view
+from games.engine.positions import Position, advance
+from games.models import Game, Move, Player, Race, RaceEntry, RaceStatus
+from games.races.protocol import own_view
+from games.store.selectors import game_state, race_deal_public
+
+
+def race_by_code(*, code: str) -> Race | None:
+    return Race.objects.select_related("host").filter(code=code).first()
+
+
+def deal_raced_now(*, seed: int, variant: str) -> bool:
+    """Does a race not yet finished play this deal? Then no solver answer may come from it.
+
+    An open deal's number is public, so anyone can deal it in practice; a
+    secret one is matched too, should a practice game ever hit it.
+    """
+    races = Race.objects.filter(seed=seed, variant=variant)
+    return races.exclude(status=RaceStatus.FINISHED).exists()
+
+
+def race_role(*, race: Race, player: Player | None) -> str:
+    """`racer` for a seated racer (or one with a game), else `spectator`."""
+    if player is None:
+        return "spectator"
+    return _role(race, player, _games_by_player(race), _entries(race))
+
+
+def _role(
+    race: Race, player: Player | None, games: dict[int, Game], entries: list[RaceEntry]
+) -> str:
+    if player is None:
+        return "spectator"
+    if race.status == RaceStatus.LOBBY:
+        racer = any(e.player_id == player.pk and e.seated for e in entries)
+    else:
+        racer = player.pk in games
+    return "racer" if racer else "spectator"
+
+
+def race_game_id(*, race_id: int, player: Player) -> int | None:
+    game_id = Game.objects.filter(race_id=race_id, player=player).values_list("pk", flat=True)
+    return game_id.first()
+
+
+def race_racers(*, race: Race) -> list[dict[str, Any]]:
+    """Everyone in the race as opponents and spectators may see them: no cards."""
+    return _racers(race, _games_by_player(race), _entries(race))
+
+
+def _games_by_player(race: Race) -> dict[int, Game]:
+    return {g.player_id: g for g in Game.objects.filter(race=race)}
+
+
+def _entries(race: Race) -> list[RaceEntry]:
+    return list(RaceEntry.objects.filter(race=race).select_related("player"))
+
+
+def _racers(race: Race, games: dict[int, Game], entries: list[RaceEntry]) -> list[dict[str, Any]]:
+    rows = []
+    for entry in entries:
+        game = games.get(entry.player_id)
+        if game is None and not entry.seated:
+            continue
+        rows.append(
+            {
+                "player": entry.player_id,
+                "nickname": entry.player.nickname,
+                "host": entry.player_id == race.host_id,
+                "ready": entry.ready,
+                "here": entry.connections > 0,
+                "game": game.pk if game else None,
+                "progress": race_view(game_state(game=game)) if game else None,
+            }
+        )
+    return rows
+
+
+def race_info(*, race: Race) -> dict[str, Any]:
+    """The race's settings; the seed only once it may be known."""
+    info: dict[str, Any] = {
+        "code": race.code,
+        "variant": race.variant,
+        "status": race.status,
+        "host": race.host_id,
+        "open_deal": race.open_deal,
+        "winnable_deal": race.winnable_deal,
+        "time_limit_s": race.time_limit_s,
+        "seat_limit": race.seat_limit,
+        "starts_at": _iso(race.starts_at),
+        "ends_at": _iso(race.ends_at),
+    }
+    if race_deal_public(race=race):
+        info["seed"] = str(race.seed)
+    if race.status == RaceStatus.FINISHED:  # a rematch is opened only after the end
+        rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
+        if rematch:
+            info["rematch"] = rematch
+    return info
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: int
+    nickname: str
+    game: int
+    status: str
+    cards_played: int
+    # Milliseconds from the start: to the win, or to reaching the final count.
+    time_ms: int | None
+    moves: int
+
+
+def race_results(*, race: Race) -> list[Standing]:
+    """The ranking, replayed from every racer's log."""
+    standings = [
+        _standing(game, race) for game in Game.objects.filter(race=race).select_related("player")
+    ]
+    return sorted(standings, key=_rank_key)
+
+
+def _rank_key(s: Standing) -> tuple[int, int, int, int]:
+    never = 2**62
+    if s.status == "won":
+        return (0, s.time_ms if s.time_ms is not None else never, 0, s.game)
+    return (1, -s.cards_played, s.time_ms if s.time_ms is not None else never, s.game)
+
+
+def _standing(game: Game, race: Race) -> Standing:
+    position = Position.start(game.seed, game.variant)
+    reached_at: datetime | None = None
+    played = 0
+    moves = 0
+    for token, accepted_at in (
+        Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
+    ):
+        position, _ = advance(position, token, take_backs=False)
+        if position.state.cards_played != played:
+            played, reached_at = position.state.cards_played, accepted_at
+        moves += 1
+    time_ms = None
+    if reached_at is not None and race.starts_at is not None:
+        time_ms = int((reached_at - race.starts_at).total_seconds() * 1000)
+    return Standing(
+        player=game.player_id,
+        nickname=game.player.nickname,
+        game=game.pk,
+        status=position.status,
+        cards_played=played,
+        time_ms=time_ms,
+        moves=moves,
+    )
+
+
+def standings_as_dicts(standings: list[Standing]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": rank,
+            "player": s.player,
+            "nickname": s.nickname,
+            "game": s.game,
+            "status": s.status,
+            "cards_played": s.cards_played,
+            "time_ms": s.time_ms,
+            "moves": s.moves,
+        }
+        for rank, s in enumerate(standings, start=1)
+    ]
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def race_version(*, race_id: int) -> int:
+    return int(Race.objects.filter(pk=race_id).values_list("version", flat=True).get())
+
+
+def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
+    """Everything a client needs to draw the race page, as `player` may see it."""
+    # Every socket of a race asks for one when it starts: a few queries, not one per question.
+    race = Race.objects.select_related("host").get(pk=race_id)
+    games, entries = _games_by_player(race), _entries(race)
+    game = games.get(player.pk) if player is not None else None
+    role = _role(race, player, games, entries)
+    you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
+    if role == "racer" and game is not None:
+        you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
+    finished = race.status == RaceStatus.FINISHED
+    return {
+        "type": "snapshot",
+        "v": race.version,
+        "server_time": _iso(timezone.now()),
+        "race": race_info(race=race),
+        "you": you,
+        "racers": _racers(race, games, entries),
+        "results": standings_as_dicts(race_results(race=race)) if finished else None,
+    }

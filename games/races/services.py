@@ -1,0 +1,282 @@
+"""Writes for races: the lobby, the start, moves within a race, the end, rematches.
+
+Every change other racers must learn about bumps the race's version; the
+caller broadcasts after the commit with that version, so a client that sees
+a gap knows it missed something and asks for a snapshot.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Final
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.common.errors import Refused
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.engine.solver.winnable import winnable_seed
+from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
+
+MIN_RACERS: Final = 2
+TIME_LIMITS_S: Final = (60, 24 * 3600)
+
+
+class RaceRefused(Refused):
+    """A race action the rules of the race do not allow; nothing was written.
+
+    `code`: not_found, not_open, full, not_host, too_few, not_racer, banned, bad_request.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class RaceMove:
+    append: AppendResult
+    version: int  # the race's version after this move; 0 for a duplicate (nothing new)
+    ended: bool  # this move ended the race
+
+
+def race_bump_version(*, race_id: int) -> int:
+    """One statement, so concurrent bumps never hand out the same version."""
+    table = Race._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING version", [race_id]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise RaceRefused("not_found", "no such race")
+    return int(row[0])
+
+
+def race_create(
+    *,
+    host: Player,
+    variant: str = DEFAULT_VARIANT,
+    time_limit_s: int = 900,
+    seat_limit: int = 8,
+    deal: int | None = None,
+    winnable: bool = False,
+    rematch_of: Race | None = None,
+) -> Race:
+    """A new race in its lobby with the host seated. `deal` makes it an open deal;
+    `winnable` draws secret deals until the solver proves one winnable."""
+    if host.banned_at is not None:
+        raise RaceRefused("banned", "this player is banned")
+    if variant not in VARIANTS:
+        raise RaceRefused("bad_request", f"unknown variant {variant!r}")
+    if not 2 <= seat_limit <= 8:
+        raise RaceRefused("bad_request", "a race seats 2 to 8 racers")
+    if not TIME_LIMITS_S[0] <= time_limit_s <= TIME_LIMITS_S[1]:
+        raise RaceRefused("bad_request", "the time limit is 1 minute to 24 hours")
+    if deal is not None and not 0 <= deal < SEED_LIMIT:
+        raise RaceRefused("bad_request", "a deal number is 0 to 2**63 - 1")
+    if deal is not None and winnable:
+        raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
+    seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
+    if winnable:
+        found = winnable_seed(variant=variant)
+        if found is None:
+            raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+        seed = found
+    return _race_insert(
+        host=host,
+        variant=variant,
+        seed=seed,
+        open_deal=deal is not None,
+        winnable_deal=winnable,
+        time_limit_s=time_limit_s,
+        seat_limit=seat_limit,
+        rematch_of=rematch_of,
+    )
+
+
+def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> Race:
+    with transaction.atomic():
+        race = Race.objects.create(host=host, rematch_of=rematch_of, **fields)
+        RaceEntry.objects.create(race=race, player=host)
+    return race
+
+
+def race_join(*, race: Race, player: Player) -> int:
+    """Seat `player` in the lobby (again, after leaving). Returns the new version."""
+    if player.banned_at is not None:
+        raise RaceRefused("banned", "this player is banned")
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        entry = RaceEntry.objects.filter(race=locked, player=player).first()
+        if entry is not None and entry.seated:
+            return locked.version
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "this race has already started")
+        seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
+        if seated >= locked.seat_limit:
+            raise RaceRefused("full", f"this race is full ({locked.seat_limit} racers)")
+        if entry is None:
+            RaceEntry.objects.create(race=locked, player=player)
+        else:
+            RaceEntry.objects.filter(pk=entry.pk).update(left_at=None, ready=False)
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_leave(*, race: Race, player: Player) -> int:
+    """Give up a seat in the lobby. The host cannot leave their own race's lobby."""
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has started: resign instead")
+        if locked.host_id == player.pk:
+            raise RaceRefused("not_host", "the host stays in the lobby")
+        left = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
+            left_at=timezone.now(), ready=False
+        )
+        if not left:
+            raise RaceRefused("not_racer", "you are not in this race")
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has started")
+        changed = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
+            ready=ready
+        )
+        if not changed:
+            raise RaceRefused("not_racer", "you are not in this race")
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_connection(*, race: Race, player: Player, delta: int) -> int | None:
+    """Count a racer's socket opening (+1) or closing (-1); the new version, if seated."""
+    with transaction.atomic():
+        entries = RaceEntry.objects.filter(race=race, player=player)
+        if delta < 0:
+            entries = entries.filter(connections__gt=0)
+        if not entries.update(connections=F("connections") + delta):
+            return None
+        return race_bump_version(race_id=race.pk)
+
+
+def race_start(*, race: Race, player: Player, countdown_s: int | None = None) -> int:
+    """The host starts: one game per seated racer, all starting at one moment ahead."""
+    if countdown_s is None:
+        countdown_s = settings.RACE_COUNTDOWN_S
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.host_id != player.pk:
+            raise RaceRefused("not_host", "only the host starts the race")
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", "the race has already started")
+        seated = list(
+            RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
+        )
+        if len(seated) < MIN_RACERS:
+            raise RaceRefused("too_few", f"a race needs at least {MIN_RACERS} racers")
+        starts_at = timezone.now() + timedelta(seconds=countdown_s)
+        locked.status = RaceStatus.RUNNING
+        locked.starts_at = starts_at
+        locked.ends_at = starts_at + timedelta(seconds=locked.time_limit_s)
+        locked.save(update_fields=["status", "starts_at", "ends_at"])
+        for entry in seated:
+            game_create(player=entry.player, variant=locked.variant, race=locked)
+        return race_bump_version(race_id=locked.pk)
+
+
+def race_move(
+    *,
+    race_id: int,
+    game_id: int,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+) -> RaceMove:
+    """A racer's move (or `resign`) in their game of the race (see `race_game_id`).
+
+    The store checks under the game's lock that the game is the player's and
+    that the race is running; an accepted move bumps the race's version.
+    """
+    append = game_append_move(
+        game_id=game_id,
+        player=player,
+        token=token,
+        client_move_id=client_move_id,
+        expected_seq=expected_seq,
+    )
+    if append.duplicate or append.race_version is None:
+        return RaceMove(append, 0, ended=False)
+    ended = append.state.is_over and race_close_if_over(race_id=race_id)
+    return RaceMove(append, append.race_version, ended)
+
+
+def race_close_if_over(*, race_id: int) -> bool:
+    """End a running race whose games are all over or whose time is up.
+
+    Unfinished games are closed as they stand with a `timeout` event in their
+    log. True only for the call that ended it, so one caller announces it.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        # Games before races: the order every writer locks them in.
+        open_games = list(
+            Game.objects.select_for_update()
+            .filter(race_id=race_id, status=GameStatus.PLAYING)
+            .order_by("pk")
+        )
+        race = Race.objects.select_for_update().filter(pk=race_id).first()
+        if race is None or race.status != RaceStatus.RUNNING:
+            return False
+        assert race.ends_at is not None
+        if open_games and now < race.ends_at:
+            return False
+        for game in open_games:
+            game_close_on_time(game_id=game.pk, now=now)
+        race.status = RaceStatus.FINISHED
+        race.save(update_fields=["status"])
+        race_bump_version(race_id=race.pk)
+    return True
+
+
+def race_rematch(*, race: Race, player: Player) -> Race:
+    """A new race like this one with a new secret deal; the same one for every asker."""
+    # The solver runs before any lock is taken: on SQLite a transaction holds the whole file.
+    wanted = race.winnable_deal and not Race.objects.filter(rematch_of=race).exists()
+    seed_drawn = winnable_seed(variant=race.variant) if wanted else None
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.status != RaceStatus.FINISHED:
+            raise RaceRefused("not_open", "a rematch follows a finished race")
+        if not RaceEntry.objects.filter(race=locked, player=player).exists():
+            raise RaceRefused("not_racer", "only racers of this race ask for a rematch")
+        existing = Race.objects.filter(rematch_of=locked).first()
+        if existing is not None:
+            race_join(race=existing, player=player)
+            # A new version for the broadcast that takes this racer there:
+            # clients drop a version they have seen.
+            race_bump_version(race_id=locked.pk)
+            return existing
+        if locked.winnable_deal:
+            seed = seed_drawn
+            if seed is None:
+                raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+        else:
+            seed = secrets.randbelow(SEED_LIMIT)
+        rematch = _race_insert(
+            host=player,
+            variant=locked.variant,
+            seed=seed,
+            open_deal=False,
+            winnable_deal=locked.winnable_deal,
+            time_limit_s=locked.time_limit_s,
+            seat_limit=locked.seat_limit,
+            rematch_of=locked,
+        )
+        race_bump_version(race_id=locked.pk)
+        return rematch

@@ -1,0 +1,74 @@
+"""Race pages over HTTP: create a race, open its link, take a seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+
+from games.accounts.selectors import player_for_request
+from games.accounts.services import player_identify
+from games.models import Player, Race, RaceStatus
+from games.races.broadcast import race_broadcast
+from games.races.selectors import race_by_code, race_racers, race_role
+from games.races.services import RaceRefused, race_join
+from games.templatetags.site_tags import variant_label
+
+
+@require_GET
+@ensure_csrf_cookie
+def race_page(request: HttpRequest, code: str) -> HttpResponse:
+    race = race_by_code(code=code)
+    if race is None:
+        raise Http404("No race with this code")
+    player = player_for_request(request)
+    role = race_role(race=race, player=player)
+    return render(request, "race.html", _page_context(request, race, player, role))
+
+
+@require_POST
+def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
+    race = race_by_code(code=code)
+    if race is None:
+        raise Http404("No race with this code")
+    player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    if player is None:
+        return _race_error(request, race, "Pick a nickname to join, or log in.")
+    try:
+        version = race_join(race=race, player=player)
+    except RaceRefused as refused:
+        return _race_error(request, race, refused.message)
+    if version != race.version:  # a new seat, not a second click on Join
+        lobby = {"type": "lobby", "v": version, "racers": race_racers(race=race)}
+        race_broadcast(race_id=race.pk, message=lobby)
+    return redirect("games:race", code=race.code)
+
+
+def _race_error(request: HttpRequest, race: Race, message: str) -> HttpResponse:
+    player = player_for_request(request)
+    context = _page_context(request, race, player, race_role(race=race, player=player))
+    context["error"] = message
+    return render(request, "race.html", context, status=400)
+
+
+def _page_context(
+    request: HttpRequest, race: Race, player: Player | None, role: str
+) -> dict[str, Any]:
+    """What the page draws before its socket opens: the settings never change."""
+    minutes, seconds = divmod(race.time_limit_s, 60)
+    return {
+        "race": race,
+        "player": player,
+        "role": role,
+        "in_lobby": race.status == RaceStatus.LOBBY,
+        "variant_label": variant_label(race.variant),
+        "time_limit_label": f"{minutes} min" if not seconds else f"{minutes} min {seconds} s",
+        # An open deal's number is public from the start; a secret one only in the results.
+        "deal_label": f"Open deal #{race.seed}"
+        if race.open_deal
+        else ("Secret winnable deal" if race.winnable_deal else "Secret deal"),
+        "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
+    }

@@ -1,0 +1,65 @@
+"""JSON endpoints for the replay viewer: every step of a game, and its analysis.
+
+Both answer exactly when the replay is open (games.replays.access), with the
+same refusal codes: `not_found`, `in_play`, `race_running`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from games.common.http import error_response
+from games.races.selectors import deal_raced_now
+from games.replays.access import HIDDEN, IN_PLAY, ReplayGate, replay_gate
+from games.replays.analysis import game_analysis
+from games.replays.selectors import game_replay
+
+CLOSED: Final = {
+    HIDDEN: (404, "not_found", "no replay here"),
+    IN_PLAY: (403, "in_play", "finish or resign this game to replay it"),
+}
+RACE_RUNNING_ERROR: Final = (
+    403,
+    "race_running",
+    "this race is still running: replays open when it ends",
+)
+
+
+def _closed(gate: ReplayGate) -> JsonResponse:
+    return error_response(*CLOSED.get(gate.access, RACE_RUNNING_ERROR))
+
+
+@require_GET
+def game_replay_data(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Every step of a game whose record is open to the viewer; nothing otherwise."""
+    gate = replay_gate(request, game_id)
+    if not gate.open or gate.game is None:
+        return _closed(gate)
+    return JsonResponse(game_replay(game=gate.game))
+
+
+@require_GET
+def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Where a finished game was lost, open exactly when its replay is."""
+    gate = replay_gate(request, game_id)
+    game = gate.game
+    if not gate.open or game is None:
+        return _closed(gate)
+    if deal_raced_now(seed=game.seed, variant=game.variant):
+        # The solver's line would play that race for its racers.
+        text = "this deal is being raced: its analysis opens when that race ends"
+        return error_response(403, "deal_raced", text)
+    analysis = game_analysis(game=game)
+    return JsonResponse(
+        {
+            "type": "analysis",
+            "verdict": analysis.verdict,
+            "seq": analysis.seq,
+            "line": list(analysis.line),
+            "lost_seq": analysis.lost_seq,
+            "exact": analysis.exact,
+        }
+    )

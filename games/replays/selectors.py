@@ -1,0 +1,108 @@
+"""Reads for the replay viewer: who may watch a game, and every step of it.
+
+A replay shows the player's view after each event of the log, replayed here
+with `games.engine.positions` (the browser never applies the rules itself), and, for
+a race game, every racer's race view over race time. It is built only for a
+game whose record is open (games.replays.access says "open"): before that the deal,
+the seed and the stock's order are never computed into a response.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.engine import race_view
+from games.engine.positions import Position, advance
+from games.models import Game
+from games.races.protocol import own_view
+from games.races.selectors import race_results, standings_as_dicts
+from games.store.selectors import game_moves
+
+
+def _ms(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() * 1000))
+
+
+def _origin(game: Game) -> datetime:
+    """Time zero: the race's start for a race game, else the game's own start."""
+    if game.race is not None and game.race.starts_at is not None:
+        return game.race.starts_at
+    return game.started_at or game.created_at
+
+
+def game_replay(*, game: Game) -> dict[str, Any]:
+    """Everything the viewer needs. Call only when `replay_access` is OPEN."""
+    origin = _origin(game)
+    take_backs = game.race_id is None
+    position = Position.start(game.seed, game.variant)
+    steps: list[dict[str, Any]] = [
+        {"seq": 0, "token": None, "t": 0, "events": [], "view": own_view(position.state, 0)}
+    ]
+    for seq, token, accepted_at in game_moves(game=game).values_list("seq", "token", "accepted_at"):
+        position, events = advance(position, token, take_backs=take_backs)
+        steps.append(
+            {
+                "seq": seq,
+                "token": token,
+                "t": _ms(accepted_at - origin),
+                "events": events,
+                "view": own_view(position.state, seq),
+            }
+        )
+    race = game.race
+    return {
+        "game": {
+            "id": game.pk,
+            "variant": game.variant,
+            "deal": str(game.seed),  # a string: 2**63 does not fit a double
+            "player": game.player.nickname,
+            "status": game.status,
+            "cards_played": game.cards_played,
+            "moves": game.last_seq,
+            "started_at": origin.isoformat(),
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            "duration_ms": _ms(game.finished_at - origin) if game.finished_at else None,
+            "voided": game.voided,
+            "race": None
+            if race is None
+            else {
+                "code": race.code,
+                "url": f"/r/{race.code}/",
+                "time_limit_s": race.time_limit_s,
+                "open_deal": race.open_deal,
+            },
+        },
+        "steps": steps,
+        "racers": _racers(game) if race is not None else [],
+        "results": standings_as_dicts(race_results(race=race)) if race is not None else None,
+        "record_url": f"/games/{game.pk}/record.txt",
+    }
+
+
+def _racers(game: Game) -> list[dict[str, Any]]:
+    """Each racer's race view whenever it changed, on the race's clock."""
+    assert game.race is not None
+    origin = _origin(game)
+    racers = []
+    for other in Game.objects.filter(race=game.race).select_related("player").order_by("pk"):
+        position = Position.start(other.seed, other.variant)
+        frames = [{"t": 0, **race_view(position.state)}]
+        for token, accepted_at in game_moves(game=other).values_list("token", "accepted_at"):
+            position, _ = advance(position, token, take_backs=False)
+            frame = {"t": _ms(accepted_at - origin), **race_view(position.state)}
+            if {**frame, "t": 0} != {**frames[-1], "t": 0}:
+                frames.append(frame)
+        racers.append(
+            {
+                "player": other.player_id,
+                "nickname": other.player.nickname,
+                "game": other.pk,
+                "you": other.pk == game.pk,
+                "status": other.status,
+                "cards_played": other.cards_played,
+                "end_t": _ms(other.finished_at - origin) if other.finished_at else None,
+                "frames": frames,
+            }
+        )
+    return racers

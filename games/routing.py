@@ -1,7 +1,0 @@
-from django.urls import path
-
-from games.consumers import RaceConsumer
-
-websocket_urlpatterns = [
-    path("ws/races/<str:code>/", RaceConsumer.as_asgi()),
-]

@@ -1,0 +1,213 @@
+"""Reads: game states through the position cache, logs, records, timing, races."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.engine import GameState, IllegalMove, InvalidMove
+from games.engine.positions import Position, advance
+from games.models import (
+    GAME_SWITCHES,
+    Game,
+    ModerationAction,
+    Move,
+    Player,
+    Race,
+    RaceStatus,
+)
+from games.store.cache import Stamp, positions
+from games.store.records import render_record
+from games.store.timing import Timing, summarize
+
+
+class LogCorrupted(Exception):
+    """A stored log that does not replay: only tampering outside the store can cause it."""
+
+
+class RecordHidden(Exception):
+    """The viewer may not see this game's deal and moves (yet)."""
+
+
+def game_moves(*, game: Game) -> QuerySet[Move]:
+    return Move.objects.filter(game=game).order_by("seq")
+
+
+def game_position(*, game: Game, seq: int | None = None) -> Position:
+    """The position after event `seq` (default: the last), replaying only what it must."""
+    return game_position_at(
+        game_id=game.pk,
+        seed=game.seed,
+        variant=game.variant,
+        race=game.race_id,
+        seq=game.last_seq if seq is None else seq,
+    )
+
+
+def game_position_at(
+    *, game_id: int, seed: int, variant: str, race: int | None, seq: int
+) -> Position:
+    """As `game_position`, from the game's identity alone (the append path has no model).
+
+    Starts from the cached position for `seq`, else the nearest cached one
+    below it, else the deal; reads the log rows from there in one query,
+    checks the cached entry's stamp against its row, and replays the rest.
+    """
+    target = seq
+    if target == 0:
+        return Position.start(seed, variant)  # the deal: no log to read (every racer at the start)
+    entry = positions.best(game_id, target, seed, variant)
+    if entry is not None and entry.seq == target and entry.stamp is None:
+        return entry.position  # committed rows of this very log: nothing to read
+    base_seq = entry.seq if entry is not None else 0
+    rows = list(
+        Move.objects.filter(game_id=game_id, seq__gte=max(base_seq, 1), seq__lte=target)
+        .order_by("seq")
+        .values_list("pk", "seq", "token", "accepted_at")
+    )
+    position = Position.start(seed, variant)
+    if entry is not None:
+        first = rows[0] if rows else None
+        if first is None or first[1] != base_seq or not _stamp_matches(entry.stamp, first):
+            # Not this log's row: a rolled-back append or a reused id. Start over.
+            positions.discard(game_id, base_seq)
+            return game_position_at(
+                game_id=game_id, seed=seed, variant=variant, race=race, seq=target
+            )
+        position = entry.position
+        rows = rows[1:]
+    if len(rows) != target - base_seq:
+        raise LogCorrupted(f"game #{game_id}: events {base_seq + 1}..{target} are not all there")
+    take_backs = race is None
+    for _, number, token, _ in rows:
+        try:
+            position, _ = advance(position, token, take_backs=take_backs)
+        except (InvalidMove, IllegalMove) as error:
+            raise LogCorrupted(f"game #{game_id}, event {number} ({token}): {error}") from None
+    if rows:
+        positions.count_replayed(len(rows))
+        pk, _, _, accepted_at = rows[-1]
+        positions.put(game_id, target, position, (pk, accepted_at))
+    return position
+
+
+def _stamp_matches(stamp: Stamp | None, row: tuple[int, int, str, datetime]) -> bool:
+    # Unstamped entries are put only after commit: the row being there is enough.
+    return stamp is None or stamp == (row[0], row[3])
+
+
+def game_state(*, game: Game) -> GameState:
+    """The state the game's log leads to (status `resigned` after a resignation)."""
+    return game_position(game=game).state
+
+
+def race_has_ended(*, race: Race, now: datetime | None = None) -> bool:
+    if race.status == RaceStatus.FINISHED:
+        return True
+    now = now or timezone.now()
+    if race.ends_at is not None and now >= race.ends_at:
+        return True
+    return (
+        race.status == RaceStatus.RUNNING
+        and race.starts_at is not None
+        and now >= race.starts_at + timedelta(seconds=race.time_limit_s)
+    )
+
+
+def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
+    """A race game's deal and moves are open to all once the race has ended, never
+    before; a practice game's to its player once it is over (while it is in play
+    the deal would tell the stock's order)."""
+    if game.race is not None:
+        return race_has_ended(race=game.race)
+    return viewer is not None and viewer.pk == game.player_id and game.is_over
+
+
+def race_deal_public(*, race: Race) -> bool:
+    """An open deal's number is public from the start; a secret one once the race has ended."""
+    return race.open_deal or race_has_ended(race=race)
+
+
+def game_deal_open_to_moderators(*, game: Game) -> bool:
+    """Moderators see a game's deal (its number, its record) once nobody can still
+    play it unseen: a race game's once the race has ended, a practice game's once
+    it is over. Before that the deal would tell the stock's order to a browser."""
+    if game.race is not None:
+        return race_has_ended(race=game.race)
+    return game.is_over
+
+
+def game_record(*, game: Game, viewer: Player | None, as_moderator: bool = False) -> str:
+    """The game's text record (docs/record-format.md); RecordHidden when not allowed."""
+    moderated = as_moderator and game_deal_open_to_moderators(game=game)
+    if not moderated and not game_record_visible(game=game, viewer=viewer):
+        raise RecordHidden(f"the record of game #{game.pk} is not open to this viewer")
+    return game_record_text(game=game)
+
+
+def game_record_text(*, game: Game) -> str:
+    """The record whoever asks: for the operator's shell (`manage.py export_game`) only."""
+    return render_record(game, game_moves(game=game), site=settings.SITE_NAME)
+
+
+def game_timing(*, game: Game) -> Timing:
+    times = list(game_moves(game=game).values_list("accepted_at", flat=True))
+    return summarize(times)
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    game_id: int
+    field: str
+    stored: object
+    replayed: object
+
+    def __str__(self) -> str:
+        return (
+            f"game #{self.game_id}: {self.field} stored {self.stored!r},"
+            f" log gives {self.replayed!r}"
+        )
+
+
+def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
+    """Replay the whole log from the deal, bypassing the cache, and compare."""
+    moves = list(game_moves(game=game).values_list("seq", "token", "accepted_at"))
+    found: list[Mismatch] = []
+
+    def differs(field: str, stored: object, replayed: object) -> None:
+        if stored != replayed:
+            found.append(Mismatch(game.pk, field, stored, replayed))
+
+    if game.race is not None:
+        differs("seed", game.seed, game.race.seed)
+        differs("variant", game.variant, game.race.variant)
+    differs("seqs", [seq for seq, _, _ in moves], list(range(1, len(moves) + 1)))
+    position = Position.start(game.seed, game.variant)
+    final_at = None
+    for seq, token, accepted_at in moves:
+        try:
+            position, _ = advance(position, token, take_backs=game.race_id is None)
+        except (InvalidMove, IllegalMove) as error:
+            found.append(Mismatch(game.pk, f"event {seq} ({token})", "in the log", str(error)))
+            return found
+        if position.state.is_over and final_at is None:
+            final_at = accepted_at
+    differs("last_seq", game.last_seq, len(moves))
+    differs("status", game.status, position.status)
+    differs("cards_played", game.cards_played, position.state.cards_played)
+    differs("finished_at", game.finished_at, final_at)
+    actions = list(
+        ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
+    )
+    switched = {"voided": False, "flagged": False}
+    for act in actions:  # a fold in log order: the latest act on a field decides it
+        if act in GAME_SWITCHES:
+            field, on = GAME_SWITCHES[act]
+            switched[field] = on
+    for field, on in switched.items():
+        differs(field, getattr(game, field), on)
+    return found

@@ -1,0 +1,258 @@
+"""Writes to the event store: games, and the paths that append to a game's log.
+
+Three functions write a log: `game_append_move` (a player's move, undo or
+resignation), `game_close_on_time` (the server's `timeout` when a race's clock
+runs out) and `game_import_record` (a verified record, from the operator's
+shell). Each writes the log and its projection (status, cards played, finish
+time, last seq) in one durable transaction and returns after the commit, so
+`transaction.on_commit` hooks have run by the time the caller sees it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games.common.errors import Refused
+from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
+from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance
+from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
+from games.store.append_sql import (
+    LockedGame,
+    RaceClock,
+    bump_race,
+    insert_move,
+    lock_game,
+    update_projection,
+)
+from games.store.cache import positions
+from games.store.records import VerifiedRecord, accepted_times
+from games.store.selectors import game_position_at
+
+MAX_CLIENT_MOVE_ID: Final = 64
+_SQLITE_WRITER: Final = threading.Lock()
+
+
+class MoveRejected(Refused):
+    """A move the store did not write. `code` is one of: conflict, invalid,
+    illegal, finished, forbidden, banned, not_started, too_late."""
+
+    def __init__(self, code: str, message: str, current_seq: int) -> None:
+        super().__init__(code, message)
+        self.current_seq = current_seq
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    game_id: int
+    seq: int
+    token: str
+    events: list[Event]
+    state: GameState
+    duplicate: bool
+    # A race game's move takes the race's next version in the same transaction.
+    race_version: int | None = None
+
+
+# Games --------------------------------------------------------------------
+
+
+def game_create(
+    *, player: Player, variant: str, seed: int | None = None, race: Race | None = None
+) -> Game:
+    """A new game. A race game takes the race's deal; one game per player per race."""
+    if race is not None:
+        if (seed is not None and seed != race.seed) or variant != race.variant:
+            raise ValueError("a race game plays the race's variant and deal")
+        seed = race.seed
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)
+    started_at = timezone.now() if race is None else race.starts_at
+    return Game.objects.create(
+        player=player, variant=variant, seed=seed, race=race, started_at=started_at
+    )
+
+
+def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
+    if race.status == RaceStatus.FINISHED:
+        raise MoveRejected("finished", "the race is over", current_seq)
+    if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
+        raise MoveRejected("not_started", "the race has not started", current_seq)
+    if now >= race.starts_at + timedelta(seconds=race.time_limit_s):
+        raise MoveRejected("too_late", "the race's time is up", current_seq)
+
+
+def game_append_move(
+    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    """Append one event (a move, `undo` or `resign`) to a game's log.
+
+    Raises MoveRejected, having written nothing. A retry with a client move id
+    already in the log returns the original result (duplicate=True).
+    """
+    if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
+        raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
+    try:
+        with _one_sqlite_writer(), transaction.atomic(durable=True):
+            return _append_locked(
+                game_id=game_id,
+                player=player,
+                token=token,
+                client_move_id=client_move_id,
+                expected_seq=expected_seq,
+            )
+    except IntegrityError:
+        # The lock makes this unreachable in the store's own use; a writer
+        # that skipped it still cannot break the log, and gets a conflict.
+        current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
+        raise MoveRejected("conflict", "another move was accepted first", current or 0) from None
+
+
+def _one_sqlite_writer() -> AbstractContextManager[object]:
+    """On SQLite, queue this process's writers on a lock rather than on the file.
+
+    SQLite lets one writer in at a time; the others poll with growing sleeps
+    (up to 100 ms), so threads contending for the file lose most of their
+    time sleeping. A process-wide lock hands the file over at once. Other
+    processes still queue on the file, as before.
+    """
+    return _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
+
+
+def game_resign(
+    *, game_id: int, player: Player, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    return game_append_move(
+        game_id=game_id,
+        player=player,
+        token=RESIGN,
+        client_move_id=client_move_id,
+        expected_seq=expected_seq,
+    )
+
+
+def _append_locked(
+    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    game = lock_game(game_id)
+    # Someone else's game and no game at all look the same from outside.
+    if game is None or game.player_id != player.pk:
+        raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
+    current = game.last_seq
+    if game.player_banned:  # read with the lock, not from the caller's copy
+        raise MoveRejected("banned", "this player is banned", current)
+    take_backs = game.race_id is None
+    if expected_seq != current:
+        # A retry comes with the seq its first attempt expected, so only here
+        # can it be one; with a current seq, an id already in the log is a
+        # client's mistake, and the unique constraint turns it into a conflict.
+        earlier = Move.objects.filter(game_id=game_id, client_move_id=client_move_id).first()
+        if earlier is not None:
+            if earlier.token != token:
+                raise MoveRejected(
+                    "conflict", f"client move id already used for {earlier.token!r}", current
+                )
+            before = _position(game, earlier.seq - 1)
+            after, events = advance(before, earlier.token, take_backs=take_backs)
+            return AppendResult(game_id, earlier.seq, earlier.token, events, after.state, True)
+        raise MoveRejected(
+            "conflict", f"expected seq {expected_seq}, the log is at {current}", current
+        )
+    if game.status != GameStatus.PLAYING:
+        raise MoveRejected("finished", f"the game is over ({game.status})", current)
+    now = timezone.now()
+    race_version = None
+    if game.race_id is not None:
+        # Games before races: the order every writer locks them in.
+        clock = bump_race(game.race_id)
+        _race_gate(clock, now, current)
+        race_version = clock.version
+    if token == TIMEOUT:
+        raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
+    try:
+        after, events = advance(_position(game, current), token, take_backs=take_backs)
+    except InvalidMove as error:
+        raise MoveRejected("invalid", str(error), current) from None
+    except IllegalMove as error:
+        raise MoveRejected("illegal", str(error), current) from None
+    seq = current + 1
+    _record(game_id, seq, token, after, now, client_move_id)
+    return AppendResult(game_id, seq, token, events, after.state, False, race_version)
+
+
+def _position(game: LockedGame, seq: int) -> Position:
+    return game_position_at(
+        game_id=game.id, seed=game.seed, variant=game.variant, race=game.race_id, seq=seq
+    )
+
+
+def _record(
+    game_id: int, seq: int, token: str, after: Position, now: datetime, client_move_id: str
+) -> None:
+    """Insert the log row and update the projection, in the caller's transaction."""
+    move_id = insert_move(game_id, seq, token, now, client_move_id)
+    state = after.state
+    update_projection(
+        game_id,
+        seq=seq,
+        status=after.status,
+        cards_played=state.cards_played,
+        now=now,
+        over=state.is_over,
+    )
+    # Stamped with its row, the entry is safe to put before the commit: should
+    # the transaction roll back, no reader will match the stamp. Once the row
+    # is committed the stamp is dropped, and readers trust the entry outright.
+    positions.put(game_id, seq, after, (move_id, now))
+    transaction.on_commit(lambda: positions.confirm(game_id, seq))
+
+
+def game_close_on_time(*, game_id: int, now: datetime) -> bool:
+    """Close an open race game whose time ran out, as it stands: a `timeout` event.
+
+    Runs inside the caller's transaction (the race's closing). False when the
+    game was already over.
+    """
+    game = lock_game(game_id)
+    if game is None or game.status != GameStatus.PLAYING:
+        return False
+    after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
+    seq = game.last_seq + 1
+    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
+    return True
+
+
+def game_import_record(*, record: VerifiedRecord, player: Player, started_at: datetime) -> Game:
+    """Store a verified record as a new practice game of `player`.
+
+    The moves keep the record's timing from `started_at`. A race cannot be
+    rebuilt from a record, so a race record's game is stored without one
+    (and, having been verified as a race, contains no `undo`).
+    """
+    times = accepted_times(started_at, record.moves)
+    with transaction.atomic():
+        game = Game.objects.create(
+            player=player, variant=record.variant, seed=record.seed, started_at=started_at
+        )
+        Move.objects.bulk_create(
+            Move(
+                game=game, seq=m.seq, token=m.token, accepted_at=t, client_move_id=f"import-{m.seq}"
+            )
+            for m, t in zip(record.moves, times, strict=True)
+        )
+        over = record.position.state.is_over
+        game.last_seq = len(record.moves)
+        game.status = record.position.status
+        game.cards_played = record.position.state.cards_played
+        game.finished_at = times[-1] if over else None
+        game.save(update_fields=["last_seq", "status", "cards_played", "finished_at"])
+    return game

@@ -2,7 +2,8 @@
 
 from games.engine.errors import IllegalMove, InvalidMove
 from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move
-from games.engine.rules import apply, apply_with_events, legal_moves, new_game, replay
+from games.engine.positions import replay
+from games.engine.rules import apply, apply_with_events, legal_moves, new_game
 from games.engine.state import LOST, PLAYING, WON, GameState, player_view, race_view
 from games.engine.variants import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine.cards import CARD_PLACES, TOTAL_TO_PLAY, deal_cards
 from games.engine.errors import IllegalMove
-from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move
+from games.engine.notation import MOVES, SLOT_LETTERS, Move, parse_move
 from games.engine.state import LOST, PLAYING, WON, GameState
 from games.engine.variants import (
     DEFAULT_VARIANT,
@@ -189,17 +189,7 @@ def legal_moves(state: GameState) -> list[str]:
     return moves
 
 
-def replay(seed: int, variant: str, tokens: list[str]) -> GameState:
-    """The state a log leads to. `undo` takes back the latest move not yet taken back."""
-    state = new_game(seed, variant)
-    history: list[GameState] = []
-    for token in tokens:
-        if token == UNDO:
-            if not history:
-                raise IllegalMove("undo: there is no move to take back")
-            state = history.pop()
-            continue
-        move = MOVES.get(token) if isinstance(token, str) else None
-        history.append(state)
-        state = _step(state, move if move is not None else parse_move(token), None)
-    return state
+def step_token(state: GameState, token: str) -> GameState:
+    """`apply` with the table of known tokens first: replays step many logs."""
+    move = MOVES.get(token) if isinstance(token, str) else None
+    return _step(state, move if move is not None else parse_move(token), None)

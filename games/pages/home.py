@@ -17,7 +17,8 @@ from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.pages.forms import PracticeForm, RaceForm
-from games.pages.history import player_latest_unfinished_practice, player_recent_races
+from games.pages.history import player_recent_races
+from games.practice.selectors import player_latest_unfinished_practice
 from games.races.services import RaceRefused, race_create
 
 

@@ -22,11 +22,7 @@ from games.accounts.services import MAX_NICKNAME, player_rename, player_start_gu
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.models import Game, Player
 from games.pages.forms import PracticeForm
-from games.pages.history import (
-    history_rows,
-    player_games,
-    player_variant_stats,
-)
+from games.pages.history import history_rows, player_games, player_variant_stats
 from games.pages.home import home_context
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code

@@ -22,11 +22,10 @@ from games.common.errors import BadInput
 from games.common.http import error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.models import Game, Player
-from games.pages.history import player_game
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
 from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
-from games.store.selectors import game_state
+from games.store.selectors import game_state, player_game
 from games.store.services import MoveRejected, game_append_move
 
 GUEST_NICKNAME: Final = "Guest"

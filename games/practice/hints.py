@@ -12,12 +12,11 @@ before it is used, so an entry can never hint a move that does not win.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
 from games.common.errors import Refused
+from games.common.lru import LRU
 from games.engine import GameState, apply
 from games.engine.solver.solve import solve
 from games.models import Game, Player
@@ -54,17 +53,12 @@ class WinningLines:
     """Per game, the latest winning line found and the position it starts from."""
 
     def __init__(self, size: int = REMEMBERED_GAMES) -> None:
-        self._size = size
-        self._lines: OrderedDict[int, tuple[GameState, tuple[str, ...]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lines: LRU[int, tuple[GameState, tuple[str, ...]]] = LRU(size)
         self.stats = LineStats()
 
     def next_move(self, game_id: int, state: GameState) -> str | None:
         """The move after `state` on the game's line, when `state` lies on it."""
-        with self._lock:
-            found = self._lines.get(game_id)
-            if found is not None:
-                self._lines.move_to_end(game_id)
+        found = self._lines.get(game_id)
         if found is None:
             return None
         position, line = found
@@ -77,15 +71,10 @@ class WinningLines:
         return None
 
     def clear(self) -> None:
-        with self._lock:
-            self._lines.clear()
+        self._lines.clear()
 
     def remember(self, game_id: int, state: GameState, line: tuple[str, ...]) -> None:
-        with self._lock:
-            self._lines[game_id] = (state, line)
-            self._lines.move_to_end(game_id)
-            while len(self._lines) > self._size:
-                self._lines.popitem(last=False)
+        self._lines.put(game_id, (state, line))
 
 
 winning_lines = WinningLines()

@@ -11,7 +11,7 @@ from django.db import transaction
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS
 from games.models import Game, Player
-from games.pages.history import practice_game_unfinished
+from games.practice.selectors import practice_game_unfinished
 from games.store.services import game_create
 
 # Random practice deals are drawn below a million: a six-digit number is easy

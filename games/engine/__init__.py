@@ -1,4 +1,11 @@
-"""The Sultan rules engine: pure Python, no Django (RULES.md is its contract)."""
+"""The Sultan rules engine: pure Python, no Django (RULES.md is its contract).
+
+cards.py, state.py and variants.py describe a deal, rules.py plays moves on
+it, notation.py reads and writes them, positions.py steps a log (push / pop,
+replay), errors.py holds the two refusals; solver/ searches for wins.
+
+May import: the standard library only (no other room; tests/engine enforces it).
+"""
 
 from games.engine.errors import IllegalMove, InvalidMove
 from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve-prod test lint typecheck pytest migrate bench clean lock
+.PHONY: run serve-prod test lint typecheck pytest migrate bench clean lock messages
 
 UV := $(BIN)/uv
 LOCK_FLAGS := --generate-hashes --python-version 3.11 --universal $(if $(UPGRADE),--upgrade,)
@@ -58,6 +58,19 @@ pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The translations (docs/pages.md, "Language"): collects every marked string
+# into locale/<lang>/LC_MESSAGES/*.po, then compiles the .mo files that are
+# committed beside them. Needs GNU gettext (apt: gettext); `make run` does not.
+MESSAGES_LANGS ?= ru
+MESSAGES_IGNORE := --ignore=tests --ignore=bench --ignore=deploy --ignore=docs \
+	--ignore=staticfiles --ignore=frontend/static/demo
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGES_LANGS)) -d django \
+		--add-location=file $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGES_LANGS)) -d djangojs \
+		--add-location=file $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -125,7 +125,7 @@ def test_a_guest_signs_up_and_keeps_the_game(new_page):
     page.fill("#id_password1", "donkey-backwards-42")
     page.fill("#id_password2", "donkey-backwards-42")
     with page.expect_navigation():
-        page.click("button[type=submit]")
+        page.click("main button[type=submit]")
     assert "nasreddin" in page.inner_text(".account")
     page.goto("/history/")
     assert page.locator(f'a[href="/games/{game_id}/replay/"]').count() == 1

@@ -180,6 +180,13 @@ WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Each costs a snapshot; a reconnect loop is refused before that (games/races/limits.py).
 WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
 WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
+# Heartbeats (docs/protocol.md): the server sends a frame at least this often, and
+# closes a socket it has heard nothing from for the second (clients ping every 20 s).
+WS_HEARTBEAT_S = env_int("SULTAN_WS_HEARTBEAT_S", 20)
+WS_SILENCE_CLOSE_S = env_int("SULTAN_WS_SILENCE_CLOSE_S", 60)
+# Fault injection only: seconds the race publisher waits between a commit and its
+# announcement, so a test can kill the process in between (games/races/publisher.py).
+RACE_FAULT_PUBLISH_DELAY_S = env_int("SULTAN_FAULT_PUBLISH_DELAY_S", 0)
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

@@ -170,16 +170,22 @@ def _append_locked(
     if game.player_banned:  # read with the lock, not from the caller's copy
         raise MoveRejected("banned", "this player is banned", current)
     take_backs = game.race_id is None
-    if game.reused_seq is not None:
+    reused = (game.reused_seq, game.reused_token)
+    if reused[0] is None and expected_seq != current:
+        # The lock's statement read the moves as they were before it waited for
+        # the lock; a move committed meanwhile (a concurrent retry) is read now.
+        found = Move.objects.filter(game_id=game_id, client_move_id=client_move_id)
+        reused = found.values_list("seq", "token").first() or (None, None)
+    earlier_seq, earlier_token = reused
+    if earlier_seq is not None:
         # An id already in the log, checked before anything else so that one
         # mistake gets one answer: the same move sent again with the seq its
         # first attempt expected is a retry and gets the first answer; the id
         # with another move, or with the current seq, is a conflict.
-        earlier_token = game.reused_token
         if earlier_token == token and expected_seq != current:
-            before = _position(game, game.reused_seq - 1)
+            before = _position(game, earlier_seq - 1)
             after, events = advance(before, token, take_backs=take_backs)
-            return AppendResult(game_id, game.reused_seq, token, events, after.state, True)
+            return AppendResult(game_id, earlier_seq, token, events, after.state, True)
         raise MoveRejected(
             "conflict", f"client move id already used for {earlier_token!r}", current
         )

@@ -1,0 +1,118 @@
+"""The race's outbox and the socket's side of it: what is announced, once, how often,
+and what is not a versioned change at all."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from games.models import RaceEvent
+from games.races.fanout import Fanout, ProgressBuffer
+from games.races.publisher import sweep_unpublished
+from tests.races.conftest import Lobby
+from tests.races.helpers import connect, db, versions
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_an_announcement_sent_again_is_the_same_message(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    ack = await alice.move("draw")
+    first = await bob.receive_until("progress")
+    assert first["vs"] == [ack["v"]]
+    # As if the process that sent it had died before marking it sent: the sweep sends it again.
+    await db(RaceEvent.objects.filter(race=started.race, version=ack["v"]).update)(
+        published_at=None
+    )
+    assert await db(sweep_unpublished)(older_than_s=0) == 1
+    again = await bob.receive_until("progress")
+    assert again == first  # the same version with the same contents: the client drops it
+    assert await db(sweep_unpublished)(older_than_s=0) == 0  # marked sent this time
+    await alice.close()
+    await bob.close()
+
+
+async def test_an_ack_names_the_version_its_move_took(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    first = await alice.move("draw")
+    second = await alice.move("draw")
+    assert second["v"] == first["v"] + 1
+    heard = [v for f in await bob.drain() for v in versions(f)]
+    assert heard == [first["v"], second["v"]]
+    # A retry's answer names the version of the move it retries.
+    await alice.send({"type": "move", "token": "draw", "id": "again", "seq": alice.seq})
+    retried = await alice.receive_until("ack")
+    await alice.send({"type": "move", "token": "draw", "id": "again", "seq": alice.seq - 1})
+    duplicate = await alice.receive_until("ack")
+    assert duplicate["duplicate"] is True
+    assert duplicate["v"] == retried["v"]
+    await alice.close()
+    await bob.close()
+
+
+async def test_opening_and_closing_a_tab_tells_who_is_here_without_a_new_version(
+    started: Lobby,
+):
+    bob = await connect(started.race, started.keys["bob"])
+    version = bob.frames[0]["v"]
+    alice = await connect(started.race, started.keys["alice"])
+    here = await bob.receive_until("presence")
+    assert started.players["alice"].pk in here["here"]
+    assert "v" not in here
+    await alice.close()
+    gone = await bob.receive_until("presence")
+    assert started.players["alice"].pk not in gone["here"]
+    assert gone["at"] >= here["at"]  # the later state wins
+    await bob.send({"type": "ping"})
+    assert (await bob.receive_until("pong"))["v"] == version
+    await bob.close()
+
+
+async def test_the_server_beats_when_silent_and_closes_a_silent_client(started: Lobby, settings):
+    settings.WS_HEARTBEAT_S = 1
+    settings.WS_SILENCE_CLOSE_S = 2
+    bob = await connect(started.race, started.keys["bob"])
+    assert await bob.receive_until("heartbeat", timeout=5) == {"type": "heartbeat"}
+    while True:  # bob says nothing: after the silence the server hangs up
+        output = await bob.communicator.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            break
+    assert output["code"] == 4010
+
+
+def test_a_buffer_keeps_every_version_and_each_racers_latest_state():
+    buffer = ProgressBuffer()
+    buffer.add(7, 1, 3, '{"player":1,"seq":3}')
+    buffer.add(9, 2, 5, '{"player":2,"seq":5}')
+    buffer.add(8, 1, 4, '{"player":1,"seq":4}')
+    buffer.add(10, 1, 2, '{"player":1,"seq":2}')  # overtaken on the way: older than seq 4
+    frame = json.loads(buffer.take() or "")
+    assert frame == {
+        "type": "progress",
+        "vs": [7, 8, 9, 10],
+        "racers": [{"player": 1, "seq": 4}, {"player": 2, "seq": 5}],
+    }
+    assert buffer.take() is None
+
+
+async def test_progress_arriving_together_goes_out_in_one_frame_and_a_flush_goes_first():
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    fanout = Fanout(send, every_s=0.05)
+    for version in (1, 2, 3):  # before the pacing task had a turn
+        fanout.progress(version, 4, version, f'{{"player":4,"seq":{version}}}')
+    await asyncio.sleep(0.01)
+    assert [json.loads(t)["vs"] for t in sent] == [[1, 2, 3]]
+    fanout.progress(4, 4, 4, '{"player":4,"seq":4}')
+    await fanout.flush()  # another announcement comes next: what is pending goes first
+    assert json.loads(sent[-1])["vs"] == [4]
+    await asyncio.sleep(0.1)
+    assert len(sent) == 2  # nothing left to send
+    await fanout.close()

@@ -96,7 +96,7 @@ async def _move(socket: Any, seat: Seat, token: str, move_id: str) -> dict[str, 
     await socket.send(json.dumps({"type": "move", "token": token, "id": move_id, "seq": seat.seq}))
     async with asyncio.timeout(10):
         while True:
-            answer = json.loads(await socket.recv())
+            answer: dict[str, Any] = json.loads(await socket.recv())
             if answer["type"] in ("ack", "reject") and answer.get("id") == move_id:
                 if answer["type"] == "ack":
                     seat.seq = answer["seq"]

@@ -92,6 +92,9 @@ def _racers(race: Race, games: dict[int, Game], entries: list[RaceEntry]) -> lis
                 "ready": entry.ready,
                 "here": entry.connections > 0,
                 "game": game.pk if game else None,
+                # The seq its progress is at: progress frames that cross on the way
+                # are told apart by it (docs/protocol.md).
+                "seq": game.last_seq if game else None,
                 "progress": race_view(game_state(game=game)) if game else None,
             }
         )

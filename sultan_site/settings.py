@@ -9,7 +9,15 @@ from pathlib import Path
 
 import dj_database_url
 
-from sultan_site.env import ConfigError, env_bool, env_int, env_list, env_str, env_url
+from sultan_site.env import (
+    ConfigError,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    env_url_value,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -115,12 +123,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 _redis_url = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
 REDIS_URL = _redis_url
-if _redis_url:
+# Several Redis servers for the channel layer (comma-separated URLs): each race's
+# group lives on the one its name hashes to (docs/scaling.md). Default: REDIS_URL.
+_channel_redis = [
+    env_url_value("SULTAN_CHANNEL_REDIS_URLS", raw, {"redis", "rediss", "unix"})
+    for raw in env_list("SULTAN_CHANNEL_REDIS_URLS", [])
+] or ([_redis_url] if _redis_url else [])
+if _channel_redis:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's pub/sub layer, its broadcasts sent in parallel.
             "BACKEND": "sultan_site.channel_layer.RedisParallelPublishChannelLayer",
-            "CONFIG": {"hosts": [_redis_url]},
+            # Several deployments (or test runs) may share Redis servers: pub/sub
+            # channels are not scoped by database number, so a prefix of their own.
+            "CONFIG": {
+                "hosts": _channel_redis,
+                "prefix": env_str("SULTAN_CHANNEL_PREFIX", "asgi"),
+            },
         }
     }
 else:

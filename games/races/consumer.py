@@ -341,6 +341,8 @@ class RaceConsumer(TwoReaderConsumer):
         await self._send_text(encode(message))
 
     async def _send_text(self, text: str) -> None:
+        if self.gone:
+            return  # nobody left to read it: what was committed is announced anyway
         self.sent_at = time.monotonic()
         await self.send(text_data=text)
 

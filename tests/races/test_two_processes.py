@@ -33,7 +33,14 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def two_servers():
     with database_env("two") as env:
-        env = {**env, "REDIS_URL": REDIS_URL, "SULTAN_RACE_COUNTDOWN_S": "0"}
+        # Pub/sub channels are not scoped by Redis's database number: a prefix of our own.
+        prefix = f"sultan-two-{os.getpid()}"
+        env = {
+            **env,
+            "REDIS_URL": REDIS_URL,
+            "SULTAN_RACE_COUNTDOWN_S": "0",
+            "SULTAN_CHANNEL_PREFIX": prefix,
+        }
         with daphne(env) as first, daphne(env) as second:
             yield first, second
 

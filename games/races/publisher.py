@@ -5,8 +5,8 @@ asked for is announced whether or not that socket is still open.
 
 - Live: a transaction that wrote announcements hands them over once it has
   committed (`publish_after_commit`, from whichever thread committed); the
-  publisher sends them to the race's group and marks them sent, a batch at a
-  time (one UPDATE for all that went out together).
+  publisher sends them to the race's group and marks them sent, every
+  `MARK_EVERY_S` in one UPDATE for all that went out meanwhile.
 - Sweep: every second it sends what was committed more than a moment ago and
   is still unmarked (its process died between the commit and the send, or the
   channel layer was down), taking the rows with SKIP LOCKED so that two live
@@ -51,6 +51,9 @@ PRUNE_EVERY_S: Final = 60.0
 PRESENCE_EVERY_S: Final = 0.5
 # A send the channel layer cannot take within this is left to the sweep.
 SEND_TIMEOUT_S: Final = 5.0
+# Rows sent are marked at most this often, in one UPDATE: a move's cost stays one
+# INSERT of its announcement, whatever the rate (the sweep waits far longer).
+MARK_EVERY_S: Final = 0.1
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +82,12 @@ class Publisher:
         self.loop = loop
         self.queue: asyncio.Queue[Announcement] = asyncio.Queue()
         self.presence_due: dict[int, asyncio.Task[None]] = {}
-        self.tasks = [loop.create_task(self._publish_forever()), loop.create_task(self._sweep())]
+        self.sent: list[int] = []  # sent, not yet marked
+        self.tasks = [
+            loop.create_task(self._publish_forever()),
+            loop.create_task(self._mark_forever()),
+            loop.create_task(self._sweep()),
+        ]
 
     @classmethod
     def ensure(cls) -> Publisher:
@@ -124,8 +132,19 @@ class Publisher:
             logger.warning(
                 "%d race announcements not sent: the sweep retries", len(batch) - len(sent)
             )
-        if sent:
-            await db(race_events_mark_published)(ids=sent)
+        self.sent += sent
+
+    async def _mark_forever(self) -> None:
+        while True:
+            await asyncio.sleep(MARK_EVERY_S)
+            if not self.sent:
+                continue
+            sent, self.sent = self.sent, []
+            try:
+                await db(race_events_mark_published)(ids=sent)
+            except Exception:
+                # Unmarked rows are sent again by a sweep: the same bytes, dropped as seen.
+                logger.warning("%d race announcements not marked sent", len(sent), exc_info=True)
 
     async def _sweep(self) -> None:
         pruned_at = time.monotonic()

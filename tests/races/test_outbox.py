@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import pytest
 
-from games.models import RaceEvent
+from games.models import Move, RaceEvent
 from games.races.fanout import Fanout, ProgressBuffer
 from games.races.publisher import sweep_unpublished
 from tests.races.conftest import Lobby
@@ -82,6 +83,33 @@ async def test_the_server_beats_when_silent_and_closes_a_silent_client(started: 
         if output["type"] == "websocket.close":
             break
     assert output["code"] == 4010
+
+
+async def test_a_racer_closing_right_after_a_move_is_no_error_and_the_move_is_announced(
+    started: Lobby, caplog
+):
+    caplog.set_level(logging.DEBUG)
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    await alice.move("draw")  # the socket knows its game: the next move goes straight in
+    await alice.send({"type": "move", "token": "draw", "id": "last", "seq": alice.seq})
+    await alice.close()
+    stored = False
+    for _ in range(20):  # a move already in the database thread still commits
+        stored = await db(Move.objects.filter(client_move_id="last").exists)()
+        if stored:
+            break
+        await asyncio.sleep(0.1)
+    if stored:  # the close may come first, and then nothing was to be announced
+        heard = await bob.receive_until("progress")
+        while not any(r["seq"] == 2 for r in heard["racers"]):
+            heard = await bob.receive_until("progress")
+    await bob.close()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == []
+    # Nothing left pending either: the socket's tasks were awaited, not abandoned.
+    pending = [t for t in asyncio.all_tasks() if "RaceConsumer" in repr(t.get_coro())]
+    assert pending == []
 
 
 def test_a_buffer_keeps_every_version_and_each_racers_latest_state():

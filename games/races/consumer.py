@@ -311,7 +311,7 @@ class RaceConsumer(TwoReaderConsumer):
         assert self.fanout is not None
         kind = event["kind"]
         if kind == "progress":
-            self.fanout.progress(event["v"], event["player"], event["seq"], event["racer"])
+            await self.fanout.progress(event["v"], event["player"], event["seq"], event["racer"])
             return
         await self.fanout.flush()
         if kind == "started":

@@ -58,9 +58,14 @@ class Fanout:
         self.wake = asyncio.Event()
         self.task = asyncio.create_task(self._pace())
 
-    def progress(self, version: int, player: int, seq: int, racer: str) -> None:
+    async def progress(self, version: int, player: int, seq: int, racer: str) -> None:
         self.buffer.add(version, player, seq, racer)
-        self.wake.set()
+        if not self.wake.is_set() and time.monotonic() - self.sent_at >= self.every_s:
+            # A quiet moment: out at once, without waking the pacing task (at a
+            # human pace nearly every frame goes this way).
+            await self.flush()
+        else:
+            self.wake.set()
 
     async def flush(self) -> None:
         text = self.buffer.take()

@@ -127,20 +127,24 @@ def test_a_buffer_keeps_every_version_and_each_racers_latest_state():
     assert buffer.take() is None
 
 
-async def test_progress_arriving_together_goes_out_in_one_frame_and_a_flush_goes_first():
+async def test_progress_goes_out_at_once_when_quiet_and_together_within_the_interval():
     sent: list[str] = []
 
     async def send(text: str) -> None:
         sent.append(text)
 
     fanout = Fanout(send, every_s=0.05)
-    for version in (1, 2, 3):  # before the pacing task had a turn
-        fanout.progress(version, 4, version, f'{{"player":4,"seq":{version}}}')
-    await asyncio.sleep(0.01)
-    assert [json.loads(t)["vs"] for t in sent] == [[1, 2, 3]]
-    fanout.progress(4, 4, 4, '{"player":4,"seq":4}')
-    await fanout.flush()  # another announcement comes next: what is pending goes first
-    assert json.loads(sent[-1])["vs"] == [4]
+    for version in (1, 2, 3):
+        await fanout.progress(version, 4, version, f'{{"player":4,"seq":{version}}}')
+    assert [json.loads(t)["vs"] for t in sent] == [[1]]  # the first at once
     await asyncio.sleep(0.1)
-    assert len(sent) == 2  # nothing left to send
+    assert [json.loads(t)["vs"] for t in sent] == [[1], [2, 3]]  # the others together
+    assert json.loads(sent[1])["racers"] == [{"player": 4, "seq": 3}]
+    await asyncio.sleep(0.1)  # longer than the interval since that frame
+    await fanout.progress(4, 4, 4, '{"player":4,"seq":4}')  # quiet again: at once
+    await fanout.progress(5, 4, 5, '{"player":4,"seq":5}')
+    await fanout.flush()  # another announcement comes next: what is pending goes first
+    assert [json.loads(t)["vs"] for t in sent][2:] == [[4], [5]]
+    await asyncio.sleep(0.1)
+    assert len(sent) == 4  # nothing left to send
     await fanout.close()

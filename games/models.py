@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from games.engine import SEED_LIMIT, VARIANTS
 
@@ -179,6 +180,41 @@ class Race(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+
+class RaceEvent(models.Model):
+    """A change to a race as its sockets are told of it: the race's outbox and recent history.
+
+    Written in the transaction that made the change, with the version it took,
+    so a change is announced because it was committed, not because a socket
+    was still there to announce it (games/races/outbox.py). `payload` is the
+    message exactly as sent; announcing it again sends the same bytes.
+    `published_at` is set once the channel layer took it; rows older than the
+    history's span are deleted (docs/protocol.md, "Outbox and history").
+    """
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="events")
+    version = models.BigIntegerField()
+    kind = models.CharField(max_length=12)
+    payload = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["race", "version"], name="race_event_once_per_version"),
+        ]
+        indexes: ClassVar = [
+            # The publisher's sweep looks only for what is still unannounced.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(published_at__isnull=True),
+                name="race_event_unpublished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race_id} v{self.version} {self.kind}"
 
 
 # A racer's seat in a race's lobby. Seats are not a log: a ready mark or a presence

@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
 from games.common.errors import Refused
 from games.models import Game, Player, Race, RaceEntry, RaceStatus
-from games.races.services import race_bump_version
+from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
 
@@ -110,14 +110,13 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         moved = games.update(player=account)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
-        # Races still on show the new name at their next snapshot: a new
-        # version makes every client there ask for one.
+        # Races still on show the new name: their racers are announced again.
         for race_id in (
             Race.objects.filter(pk__in=races)
             .exclude(status=RaceStatus.FINISHED)
             .values_list("pk", flat=True)
         ):
-            race_bump_version(race_id=race_id)
+            race_announce_racers(race_id=race_id)
     return moved
 
 

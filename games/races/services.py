@@ -1,8 +1,9 @@
 """Writes for races: the lobby, the start, moves within a race, the end, rematches.
 
-Every change other racers must learn about bumps the race's version; the
-caller broadcasts after the commit with that version, so a client that sees
-a gap knows it missed something and asks for a snapshot.
+Every change other racers must learn about takes the race's next version and
+writes its announcement in the same transaction (games/races/outbox.py): it
+is announced because it was committed, whoever asked for it and whether or
+not their socket is still open.
 """
 
 from __future__ import annotations
@@ -13,14 +14,23 @@ from datetime import timedelta
 from typing import Final
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.common.errors import Refused
-from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.races import protocol
+from games.races.outbox import race_change, race_event_record
+from games.races.selectors import (
+    race_info,
+    race_progress_version,
+    race_racers,
+    race_results,
+    standings_as_dicts,
+)
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
@@ -37,21 +47,19 @@ class RaceRefused(Refused):
 @dataclass(frozen=True, slots=True)
 class RaceMove:
     append: AppendResult
-    version: int  # the race's version after this move; 0 for a duplicate (nothing new)
+    # The race's version this move took; for a duplicate, the one its first
+    # answer took, None once gone from the race's history.
+    version: int | None
     ended: bool  # this move ended the race
 
 
-def race_bump_version(*, race_id: int) -> int:
-    """One statement, so concurrent bumps never hand out the same version."""
-    table = Race._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING version", [race_id]
-        )
-        row = cursor.fetchone()
-    if row is None:
-        raise RaceRefused("not_found", "no such race")
-    return int(row[0])
+def race_announce_racers(*, race_id: int) -> int:
+    """A new version telling everyone the racers as they are now (a name changed, a seat)."""
+    race = Race.objects.get(pk=race_id)
+    return race_change(
+        race_id=race_id,
+        message=lambda v: protocol.lobby(version=v, racers=race_racers(race=race)),
+    )
 
 
 def race_create(
@@ -121,7 +129,7 @@ def race_join(*, race: Race, player: Player) -> int:
             RaceEntry.objects.create(race=locked, player=player)
         else:
             RaceEntry.objects.filter(pk=entry.pk).update(left_at=None, ready=False)
-        return race_bump_version(race_id=locked.pk)
+        return race_announce_racers(race_id=locked.pk)
 
 
 def race_leave(*, race: Race, player: Player) -> int:
@@ -137,7 +145,7 @@ def race_leave(*, race: Race, player: Player) -> int:
         )
         if not left:
             raise RaceRefused("not_racer", "you are not in this race")
-        return race_bump_version(race_id=locked.pk)
+        return race_announce_racers(race_id=locked.pk)
 
 
 def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
@@ -150,18 +158,19 @@ def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
         )
         if not changed:
             raise RaceRefused("not_racer", "you are not in this race")
-        return race_bump_version(race_id=locked.pk)
+        return race_announce_racers(race_id=locked.pk)
 
 
-def race_connection(*, race: Race, player: Player, delta: int) -> int | None:
-    """Count a racer's socket opening (+1) or closing (-1); the new version, if seated."""
-    with transaction.atomic():
-        entries = RaceEntry.objects.filter(race=race, player=player)
-        if delta < 0:
-            entries = entries.filter(connections__gt=0)
-        if not entries.update(connections=F("connections") + delta):
-            return None
-        return race_bump_version(race_id=race.pk)
+def race_connection(*, race: Race, player: Player, delta: int) -> bool:
+    """Count a racer's socket opening (+1) or closing (-1); True if they are seated.
+
+    Presence is no versioned change: the publisher tells the race who is here,
+    throttled (games/races/publisher.py).
+    """
+    entries = RaceEntry.objects.filter(race=race, player=player)
+    if delta < 0:
+        entries = entries.filter(connections__gt=0)
+    return bool(entries.update(connections=F("connections") + delta))
 
 
 def race_start(*, race: Race, player: Player, countdown_s: int | None = None) -> int:
@@ -186,7 +195,7 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
         locked.save(update_fields=["status", "starts_at", "ends_at"])
         for entry in seated:
             game_create(player=entry.player, variant=locked.variant, race=locked)
-        return race_bump_version(race_id=locked.pk)
+        return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
 
 
 def race_move(
@@ -203,15 +212,24 @@ def race_move(
     The store checks under the game's lock that the game is the player's and
     that the race is running; an accepted move bumps the race's version.
     """
+
+    def announce(version: int, seq: int, state: GameState) -> None:
+        message = protocol.progress(
+            version=version, player=player.pk, seq=seq, view=race_view(state)
+        )
+        race_event_record(race_id=race_id, message=message)
+
     append = game_append_move(
         game_id=game_id,
         player=player,
         token=token,
         client_move_id=client_move_id,
         expected_seq=expected_seq,
+        on_race_version=announce,
     )
     if append.duplicate or append.race_version is None:
-        return RaceMove(append, 0, ended=False)
+        version = race_progress_version(race_id=race_id, player_id=player.pk, seq=append.seq)
+        return RaceMove(append, version, ended=False)
     ended = append.state.is_over and race_close_if_over(race_id=race_id)
     return RaceMove(append, append.race_version, ended)
 
@@ -240,8 +258,14 @@ def race_close_if_over(*, race_id: int) -> bool:
             game_close_on_time(game_id=game.pk, now=now)
         race.status = RaceStatus.FINISHED
         race.save(update_fields=["status"])
-        race_bump_version(race_id=race.pk)
+        race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
     return True
+
+
+def end_message(*, race: Race, version: int) -> dict[str, object]:
+    race.version = version
+    results = standings_as_dicts(race_results(race=race))
+    return protocol.end(version=version, race=race_info(race=race), results=results)
 
 
 def race_rematch(*, race: Race, player: Player) -> Race:
@@ -258,9 +282,9 @@ def race_rematch(*, race: Race, player: Player) -> Race:
         existing = Race.objects.filter(rematch_of=locked).first()
         if existing is not None:
             race_join(race=existing, player=player)
-            # A new version for the broadcast that takes this racer there:
+            # A new version for the announcement that takes this racer there:
             # clients drop a version they have seen.
-            race_bump_version(race_id=locked.pk)
+            _announce_rematch(locked, existing)
             return existing
         if locked.winnable_deal:
             seed = seed_drawn
@@ -278,5 +302,9 @@ def race_rematch(*, race: Race, player: Player) -> Race:
             seat_limit=locked.seat_limit,
             rematch_of=locked,
         )
-        race_bump_version(race_id=locked.pk)
+        _announce_rematch(locked, rematch)
         return rematch
+
+
+def _announce_rematch(race: Race, rematch: Race) -> None:
+    race_change(race_id=race.pk, message=lambda v: protocol.rematch(version=v, code=rematch.code))

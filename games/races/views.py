@@ -12,8 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.models import Player, Race, RaceStatus
-from games.races.broadcast import race_broadcast
-from games.races.selectors import race_by_code, race_racers, race_role
+from games.races.selectors import race_by_code, race_role
 from games.races.services import RaceRefused, race_join
 from games.templatetags.site_tags import variant_label
 
@@ -38,12 +37,9 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     if player is None:
         return _race_error(request, race, "Pick a nickname to join, or log in.")
     try:
-        version = race_join(race=race, player=player)
+        race_join(race=race, player=player)  # a new seat is announced with it
     except RaceRefused as refused:
         return _race_error(request, race, refused.message)
-    if version != race.version:  # a new seat, not a second click on Join
-        lobby = {"type": "lobby", "v": version, "racers": race_racers(race=race)}
-        race_broadcast(race_id=race.pk, message=lobby)
     return redirect("games:race", code=race.code)
 
 

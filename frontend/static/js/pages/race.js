@@ -57,12 +57,20 @@ function receive(message) {
       } else opponents.render(state, { finished: phase === "finished" });
       break;
     }
-    case "progress": {
-      const racer = state.racer(message.player);
-      const previous = racer?.progress;
-      state.applyProgress(message);
-      if (racer) opponents.progress(state, racer, previous);
-      if (message.player === state.me) play.onOwnProgress(message.seq);
+    case "progress":
+      // Every racer that changed since the last frame, each at their latest.
+      for (const update of message.racers) {
+        const changed = state.applyProgress(update);
+        if (changed) opponents.progress(state, changed.row, changed.previous);
+        if (update.player === state.me) play.onOwnProgress(update.seq);
+      }
+      break;
+    case "presence": {
+      const before = state.applyPresence(message);
+      if (phase === "lobby") {
+        lobby.noteChanges(before, state);
+        lobby.render(state, { connected });
+      } else if (phase) opponents.render(state, { finished: phase === "finished" });
       break;
     }
     case "end":

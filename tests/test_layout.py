@@ -28,7 +28,7 @@ def module_name(path: Path) -> str:
 def imports(path: Path, *, top_level_only: bool) -> set[str]:
     """The games.* modules `path` imports (at module level only, if asked)."""
     tree = ast.parse(path.read_text())
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    nodes: list[ast.AST] = list(tree.body) if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.If) and top_level_only:

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 from games.moderation.anticheat import Verdict
@@ -24,7 +24,7 @@ class SuspiciousFilter(admin.SimpleListFilter):
     records the verdicts as flags, which the "flagged" filter finds at once.
     """
 
-    title = _l("suspicious timing")
+    title = gettext_lazy("suspicious timing")
     parameter_name = "suspicious"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:

@@ -23,7 +23,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from games.admin.anticheat import SuspiciousFilter, verdict_cell, verdict_detail
 from games.admin.base import (
@@ -91,12 +91,12 @@ class MoveInline(TabularInline):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return can_moderate(request)
 
-    @admin.display(description=_l("gap"))
+    @admin.display(description=gettext_lazy("gap"))
     def gap(self, move: Move) -> str:
         previous = getattr(move, "previous_at", None)
         return "—" if previous is None else _seconds(move.accepted_at - previous)
 
-    @admin.display(description=_l("replay"))
+    @admin.display(description=gettext_lazy("replay"))
     def replay(self, move: Move) -> str:
         return format_html(
             '<a href="{}">{}</a>',
@@ -106,7 +106,7 @@ class MoveInline(TabularInline):
 
 
 class GameKindFilter(admin.SimpleListFilter):
-    title = _l("kind")
+    title = gettext_lazy("kind")
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -122,7 +122,8 @@ class GameKindFilter(admin.SimpleListFilter):
 
 class RecordUploadForm(forms.Form):
     record = forms.FileField(
-        label=_l("Record"), help_text=_l("A game record as described in docs/record-format.md.")
+        label=gettext_lazy("Record"),
+        help_text=gettext_lazy("A game record as described in docs/record-format.md."),
     )
 
 
@@ -169,43 +170,43 @@ class GameAdmin(ModerationOnlyAdmin):
     change_form_template = "admin/games/game/change_form.html"
     change_list_template = "admin/games/game/change_list.html"
 
-    @admin.display(description=_l("duration"))
+    @admin.display(description=gettext_lazy("duration"))
     def duration(self, game: Game) -> str:
         if game.started_at is None or game.finished_at is None:
             return "—"
         return _seconds(game.finished_at - game.started_at)
 
-    @admin.display(description=_l("moves"), ordering="last_seq")
+    @admin.display(description=gettext_lazy("moves"), ordering="last_seq")
     def moves(self, game: Game) -> int:
         return game.last_seq
 
-    @admin.display(description=_l("flags"))
+    @admin.display(description=gettext_lazy("flags"))
     def flags(self, game: Game) -> str:
         marks = [
             name for name, on in ((_("flagged"), game.flagged), (_("void"), game.voided)) if on
         ]
         return ", ".join(marks) or "—"
 
-    @admin.display(description=_l("move timing"))
+    @admin.display(description=gettext_lazy("move timing"))
     def timing(self, game: Game) -> str:
         return game_timing(game=game).summary()
 
-    @admin.display(description=_l("timing verdict"))
+    @admin.display(description=gettext_lazy("timing verdict"))
     def suspicious(self, game: Game) -> str:
         return verdict_cell(game)
 
-    @admin.display(description=_l("anti-cheat"))
+    @admin.display(description=gettext_lazy("anti-cheat"))
     def anticheat(self, game: Game) -> str:
         return verdict_detail(game_verdict(game=game))
 
-    @admin.display(description=_l("deal"))
+    @admin.display(description=gettext_lazy("deal"))
     def deal(self, game: Game) -> str:
         public = race_deal_public(race=game.race) if game.race is not None else game.is_over
         return (
             str(game.seed) if public else _("secret until %(when)s") % {"when": _opens_when(game)}
         )
 
-    @admin.display(description=_l("links"))
+    @admin.display(description=gettext_lazy("links"))
     def links(self, game: Game) -> str:
         if not game_deal_open_to_moderators(game=game):
             # The replay viewer refuses too; the record would carry the deal.
@@ -315,12 +316,24 @@ class GameAdmin(ModerationOnlyAdmin):
 
     # kind: (the page's title, the moderation service, what the report says was done)
     _ACTS: dict[str, tuple[Promise, str, Promise]] = {
-        "verify": (_l("Verify the replay"), "game_verify", _l("replay verified")),
-        "void": (_l("Void the result"), "game_void", _l("result voided")),
-        "reinstate": (_l("Reinstate the result"), "game_reinstate", _l("result reinstated")),
-        "flag": (_l("Flag"), "game_flag", _l("flagged")),
-        "clear_flag": (_l("Clear the flag"), "game_clear_flag", _l("flag cleared")),
-        "ban": (_l("Ban the player"), "player_ban", _l("player banned")),
+        "verify": (
+            gettext_lazy("Verify the replay"),
+            "game_verify",
+            gettext_lazy("replay verified"),
+        ),
+        "void": (gettext_lazy("Void the result"), "game_void", gettext_lazy("result voided")),
+        "reinstate": (
+            gettext_lazy("Reinstate the result"),
+            "game_reinstate",
+            gettext_lazy("result reinstated"),
+        ),
+        "flag": (gettext_lazy("Flag"), "game_flag", gettext_lazy("flagged")),
+        "clear_flag": (
+            gettext_lazy("Clear the flag"),
+            "game_clear_flag",
+            gettext_lazy("flag cleared"),
+        ),
+        "ban": (gettext_lazy("Ban the player"), "player_ban", gettext_lazy("player banned")),
     }
 
     def _apply(self, request: HttpRequest, kind: str, games: list[Game], reason: str) -> None:
@@ -370,26 +383,26 @@ class GameAdmin(ModerationOnlyAdmin):
             selected=[str(g.pk) for g in games],
         )
 
-    @admin.action(description=_l("Verify the replay of the selected games"))
+    @admin.action(description=gettext_lazy("Verify the replay of the selected games"))
     def verify_replays(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "verify")
 
-    @admin.action(description=_l("Void the results of the selected games"))
+    @admin.action(description=gettext_lazy("Void the results of the selected games"))
     def void_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "void")
 
-    @admin.action(description=_l("Reinstate the voided results of the selected games"))
+    @admin.action(description=gettext_lazy("Reinstate the voided results of the selected games"))
     def reinstate_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "reinstate")
 
-    @admin.action(description=_l("Flag the selected games"))
+    @admin.action(description=gettext_lazy("Flag the selected games"))
     def flag_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "flag")
 
-    @admin.action(description=_l("Clear the flags of the selected games"))
+    @admin.action(description=gettext_lazy("Clear the flags of the selected games"))
     def clear_flags(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "clear_flag")
 
-    @admin.action(description=_l("Ban the players of the selected games"))
+    @admin.action(description=gettext_lazy("Ban the players of the selected games"))
     def ban_players(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "ban")

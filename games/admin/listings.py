@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
 from games.models import ModerationAction, Player, Race
@@ -18,7 +18,7 @@ from games.store.selectors import race_deal_public
 
 
 class PlayerKindFilter(admin.SimpleListFilter):
-    title = _l("kind")
+    title = gettext_lazy("kind")
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -53,11 +53,11 @@ class PlayerAdmin(ModerationOnlyAdmin):
         annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
         return annotated
 
-    @admin.display(description=_l("kind"))
+    @admin.display(description=gettext_lazy("kind"))
     def kind(self, player: Player) -> str:
         return _("guest") if player.is_guest else _("account")
 
-    @admin.display(description=_l("games"), ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="game_count")
     def game_count(self, player: Player) -> int:
         return int(getattr(player, "game_count", 0))
 
@@ -91,11 +91,11 @@ class PlayerAdmin(ModerationOnlyAdmin):
             selected=[str(p.pk) for p in players],
         )
 
-    @admin.action(description=_l("Ban the selected players"))
+    @admin.action(description=gettext_lazy("Ban the selected players"))
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
         return self._act(request, queryset, unban=False)
 
-    @admin.action(description=_l("Lift the ban on the selected players"))
+    @admin.action(description=gettext_lazy("Lift the ban on the selected players"))
     def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
         return self._act(request, queryset, unban=True)
 
@@ -128,7 +128,7 @@ class RaceAdmin(ModerationOnlyAdmin):
     )
     readonly_fields = ("deal",)
 
-    @admin.display(description=_l("deal"))
+    @admin.display(description=gettext_lazy("deal"))
     def deal(self, race: Race) -> str:
         # A secret deal stays secret from moderators too until the race ends:
         # a moderator may be racing, and the number tells every stock's order.
@@ -139,7 +139,7 @@ class RaceAdmin(ModerationOnlyAdmin):
         annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
         return annotated
 
-    @admin.display(description=_l("games"), ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="game_count")
     def game_count(self, race: Race) -> int:
         return int(getattr(race, "game_count", 0))
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
@@ -30,7 +31,8 @@ from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
 from games.store.selectors import game_state
 from games.store.services import MoveRejected, game_append_move
 
-GUEST_NICKNAME: Final = "Guest"
+# A new guest's name until they choose one, in the language they read the site in.
+GUEST_NICKNAME: Final = gettext_lazy("Guest")
 REJECT_STATUS: Final = {
     "conflict": 409,
     "forbidden": 403,
@@ -72,7 +74,7 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             )
         no_deal = data.get("deal") is None
         seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
-        nickname = data.get("nickname") or GUEST_NICKNAME
+        nickname = data.get("nickname") or str(GUEST_NICKNAME)
         if not isinstance(nickname, str) or not nickname.strip():
             raise BadInput(
                 "bad_message",

@@ -18,8 +18,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import SEED_LIMIT, VARIANTS
+from games.i18n.labels import VARIANT_LABELS
 
-VARIANT_CHOICES = [(v, v) for v in VARIANTS]
+# Stored as the code; shown by its name, in the reader's language.
+VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 MAX_CARDS_PLAYED = 95
 # Readable and unambiguous when read aloud or typed: no 0/o, 1/l/i.
 # The one permission the admin and the replay viewer ask about (declared on ModerationAction).
@@ -89,8 +91,9 @@ class Player(models.Model):
         ]
 
     def __str__(self) -> str:
-        kind = "user" if self.user_id is not None else "guest"
-        return f"{self.nickname} ({kind} #{self.pk})"
+        if self.user_id is not None:
+            return _("%(nickname)s (user #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
+        return _("%(nickname)s (guest #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
 
     @property
     def is_guest(self) -> bool:
@@ -220,7 +223,7 @@ class RaceEntry(models.Model):
         ordering = ("joined_at", "pk")
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.race}"
+        return _("%(player)s in %(race)s") % {"player": self.player, "race": self.race}
 
     @property
     def seated(self) -> bool:
@@ -289,7 +292,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"game #{self.pk}"
+        return _("game #%(id)s") % {"id": self.pk}
 
     @property
     def is_over(self) -> bool:
@@ -383,8 +386,15 @@ class ModerationAction(AppendOnlyModel):
         indexes: ClassVar = [models.Index(fields=["-created_at"], name="moderation_recent")]
 
     def __str__(self) -> str:
-        target = f"game #{self.game_id}" if self.game_id else f"player #{self.player_id}"
-        return f"{self.action} {target} by {self.moderator_name}"
+        if self.game_id:
+            target = _("game #%(id)s") % {"id": self.game_id}
+        else:
+            target = _("player #%(id)s") % {"id": self.player_id}
+        return _("%(action)s %(target)s by %(moderator)s") % {
+            "action": self.get_action_display(),
+            "target": target,
+            "moderator": self.moderator_name,
+        }
 
 
 # Lobby seats live in their own module; importing them here registers the model.

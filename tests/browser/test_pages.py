@@ -124,7 +124,7 @@ def test_a_guest_signs_up_and_keeps_the_game(new_page):
     page.fill("#id_username", "nasreddin")
     page.fill("#id_password1", "donkey-backwards-42")
     page.fill("#id_password2", "donkey-backwards-42")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the header has the language switch's too
     page.wait_for_url("**/")
     assert "nasreddin" in page.inner_text(".account")
     page.goto("/history/")

@@ -119,7 +119,7 @@ export function createBackEl(doc = document) {
   const el = doc.createElement("div");
   el.className = "sc-card sc-back";
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", "Face-down card");
+  el.setAttribute("aria-label", gettext("Face-down card"));
   return el;
 }
 

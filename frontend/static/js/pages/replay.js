@@ -5,7 +5,7 @@
 import { createBoard } from "../board.js";
 import { api } from "../api.js";
 import { clock } from "../format.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createMoveList } from "../replay/moves.js";
 import { createChart, createRacers, fillResults } from "../replay/race.js";
 
@@ -83,7 +83,7 @@ function play() {
   playing = true;
   // Autoplay would read out every step: the position speaks only when paused.
   els.position.setAttribute("aria-live", "off");
-  els.play.querySelector("span").textContent = "Pause";
+  els.play.querySelector("span").textContent = gettext("Pause");
   els.play.querySelector("svg").innerHTML = `<path d="M7 5h4v14H7zM13 5h4v14h-4z"/>`;
   els.play.setAttribute("aria-pressed", "true");
   schedule();
@@ -93,7 +93,7 @@ function pause() {
   playing = false;
   clearTimeout(timer);
   els.position.setAttribute("aria-live", "polite");
-  els.play.querySelector("span").textContent = "Play";
+  els.play.querySelector("span").textContent = pgettext("replay", "Play");
   els.play.querySelector("svg").innerHTML = `<path d="M7 5v14l12-7z"/>`;
   els.play.setAttribute("aria-pressed", "false");
 }

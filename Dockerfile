@@ -19,10 +19,11 @@ subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
 COPY sultan_site/ sultan_site/
 COPY games/ games/
 RUN pip install --no-deps .
-# Daphne and manage.py run from /app: settings find the templates and the
-# static sources next to the code.
+# Daphne and manage.py run from /app: settings find the templates, the static
+# sources and the compiled translations (LOCALE_PATHS) next to the code.
 COPY manage.py ./
 COPY frontend/ frontend/
+COPY locale/ locale/
 COPY deploy/healthcheck.py deploy/
 
 # The manifest storage hashes and compresses the static files at build time;

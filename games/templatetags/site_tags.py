@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django import template
 from django.template.context import Context
 from django.utils.formats import date_format
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import pgettext
 
 from games.accounts.selectors import player_for_request
@@ -32,6 +34,21 @@ def clock(value: timedelta | None) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@register.simple_tag(takes_context=True)
+def language_next(context: Context) -> str:
+    """Where the language switch comes back to: this page, or for a page that
+    answered a form (a POST, which a GET cannot repeat) the page of the form."""
+    request = context.get("request")
+    if request is None:
+        return "/"
+    if request.method in ("GET", "HEAD"):
+        return str(request.get_full_path())
+    referer = request.META.get("HTTP_REFERER", "")
+    if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}):
+        return str(urlsplit(referer)._replace(scheme="", netloc="").geturl() or "/")
+    return "/"
 
 
 # Names for people, in the request's language (games/i18n/labels.py).

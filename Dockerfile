@@ -18,10 +18,11 @@ COPY pyproject.toml README.md ./
 COPY sultan_site/ sultan_site/
 COPY games/ games/
 RUN pip install --no-deps --no-build-isolation .
-# Daphne and manage.py run from /app: settings find the templates and the
-# static sources next to the code.
+# Daphne and manage.py run from /app: settings find the templates, the static
+# sources and the compiled translations (LOCALE_PATHS) next to the code.
 COPY manage.py ./
 COPY frontend/ frontend/
+COPY locale/ locale/
 COPY deploy/healthcheck.py deploy/
 
 # The manifest storage hashes and compresses the static files at build time;

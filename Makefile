@@ -60,17 +60,11 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 # The translations (docs/pages.md, "Language"): collects every marked string
-# into locale/<lang>/LC_MESSAGES/*.po, then compiles the .mo files that are
-# committed beside them. Needs GNU gettext (apt: gettext); `make run` does not.
-MESSAGES_LANGS ?= ru
-MESSAGES_IGNORE := --ignore=tests --ignore=bench --ignore=deploy --ignore=docs \
-	--ignore=staticfiles --ignore=frontend/static/demo
+# into locale/<lang>/LC_MESSAGES/*.po, then compiles the .mo files committed
+# beside them (games/management/commands/messages.py). Needs GNU gettext
+# (apt: gettext); `make run` does not.
 messages: $(STAMP)
-	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGES_LANGS)) -d django \
-		--add-location=file $(MESSAGES_IGNORE)
-	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGES_LANGS)) -d djangojs \
-		--add-location=file $(MESSAGES_IGNORE)
-	$(BIN)/python manage.py compilemessages --ignore=.venv
+	$(BIN)/python manage.py messages
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -17,6 +17,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
 from games.common.errors import Refused
@@ -70,9 +71,9 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         # Locked and read afresh: two sign-ups racing for one guest must not both win.
         guest = Player.objects.select_for_update().get(pk=player.pk)
         if guest.user_id is not None:
-            raise ClaimRefused("claimed", "this player already belongs to an account")
+            raise ClaimRefused("claimed", _("this player already belongs to an account"))
         if Player.objects.filter(user_id=user.pk).exists():
-            raise ClaimRefused("has_player", "this account already has a player")
+            raise ClaimRefused("has_player", _("this account already has a player"))
         guest.user_id = user.pk
         guest.nickname = user.get_username()[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])

@@ -60,7 +60,7 @@ class Position:
     def pop(self) -> Position:
         """The position before the latest move not yet taken back."""
         if self.history is None:
-            raise IllegalMove("undo: there is no move to take back")
+            raise IllegalMove("undo: there is no move to take back", "nothing_to_undo")
         return Position(self.history.state, self.history.below)
 
 
@@ -81,15 +81,19 @@ def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Positi
     state = position.state
     if token in (RESIGN, TIMEOUT):
         if state.is_over:
-            raise IllegalMove(f"{token}: the game is over ({state.status})")
+            raise IllegalMove(
+                f"{token}: the game is over ({state.status})", "over", status=state.status
+            )
         status = RESIGNED if token == RESIGN else TIMEOUT
         return Position(state._replace(status=status), position.history), [
             {"type": "status", "status": status}
         ]
     if token == UNDO:
         if not take_backs:
-            raise IllegalMove("undo: races have no take-backs")
+            raise IllegalMove("undo: races have no take-backs", "no_take_backs")
         if state.is_over:
-            raise IllegalMove(f"undo: the game is over ({state.status})")
+            raise IllegalMove(
+                f"undo: the game is over ({state.status})", "over", status=state.status
+            )
         return position.pop(), [{"type": "undo"}]
     return position.push_with_events(token)

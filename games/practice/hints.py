@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from django.utils.translation import gettext as _
+
 from games.common.errors import Refused
 from games.common.lru import LRU
 from games.engine import GameState, apply
 from games.engine.solver.solve import solve
+from games.i18n.messages import game_over as _game_over
 from games.models import Game, Player
 from games.races.selectors import deal_raced_now
 
@@ -83,13 +86,15 @@ winning_lines = WinningLines()
 def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
     """The next move of a winning line from the player's practice position."""
     if game.race_id is not None:
-        raise HintRefused("forbidden", "races have no hints")
+        raise HintRefused("forbidden", _("races have no hints"))
     if game.player_id != player.pk:
-        raise HintRefused("forbidden", "this is not your game")
+        raise HintRefused("forbidden", _("this is not your game"))
     if state.is_over:
-        raise HintRefused("finished", f"the game is over ({state.status})", status=422)
+        raise HintRefused("finished", _game_over(state.status), status=422)
     if deal_raced_now(seed=game.seed, variant=game.variant):
-        raise HintRefused("deal_raced", "this deal is being raced: no hints until that race ends")
+        raise HintRefused(
+            "deal_raced", _("this deal is being raced: no hints until that race ends")
+        )
     move = winning_lines.next_move(game.pk, state)
     if move is not None:
         winning_lines.stats.followed += 1

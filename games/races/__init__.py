@@ -10,5 +10,5 @@ progress coalesced), socket_loop.py (one reader task per input), socket_db.py
 (its database calls), limits.py (frame and connection rates), routing.py.
 
 May import: games.store, games.accounts, games.engine, games.common, games.models,
-games.templatetags (the names pages show).
+games.templatetags (the names pages show), games.i18n (names and the socket's language).
 """

@@ -21,8 +21,10 @@ from typing import Any, Final
 from channels.consumer import get_handler_name
 from django.conf import settings
 from django.db import DatabaseError
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from games.i18n.sockets import scope_language
 from games.models import Player, Race, RaceStatus
 from games.races import protocol
 from games.races.fanout import Fanout, ProgressBuffer
@@ -74,6 +76,7 @@ class RaceConsumer(TwoReaderConsumer):
     fanout: Fanout | None = None
     tasks: tuple[asyncio.Task[None], ...] = ()
     timer: asyncio.Task[None] | None = None
+    language: str
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections on its shared sync thread
@@ -83,7 +86,12 @@ class RaceConsumer(TwoReaderConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for {message['type']}")
-        await handler(message)
+        if not hasattr(self, "language"):
+            self.language = scope_language(self.scope)
+        # Refusals are worded in the socket's language, in the worker threads too
+        # (Django's active language is a context variable that sync_to_async carries).
+        with translation.override(self.language):
+            await handler(message)
 
     async def connect(self) -> None:
         if not connect_limiter.allow(client_key(self.scope, settings.SESSION_COOKIE_NAME)):
@@ -95,7 +103,7 @@ class RaceConsumer(TwoReaderConsumer):
             found = await db(connect_info)(code, self.scope.get("user"), self.scope.get("session"))
         except DatabaseError:
             logger.warning("race socket refused for now: the database failed", exc_info=True)
-            await self._refuse_for_now("the game store is unavailable")
+            await self._refuse_for_now(_("the game store is unavailable"))
             return
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -117,7 +125,7 @@ class RaceConsumer(TwoReaderConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # each layer fails its own way (redis, OSError, timeouts)
             logger.warning("race socket refused for now: the channel layer failed", exc_info=True)
-            await self._refuse_for_now("the race's messages are unavailable")
+            await self._refuse_for_now(_("the race's messages are unavailable"))
             return
         await self.accept()
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
@@ -158,7 +166,10 @@ class RaceConsumer(TwoReaderConsumer):
                 await self.close(code=CLOSE_POLICY, reason="flood")
             elif self.dropped == 1:
                 await self._send(
-                    error("flood", f"at most {settings.WS_RATE_PER_S} messages a second")
+                    error(
+                        "flood",
+                        _("at most %(n)d messages a second") % {"n": settings.WS_RATE_PER_S},
+                    )
                 )
             return
         self.dropped = 0
@@ -172,13 +183,14 @@ class RaceConsumer(TwoReaderConsumer):
         try:
             self.inbox.put_nowait(message)
         except asyncio.QueueFull:
-            await self._send(error("flood", "too many messages waiting for an answer"))
+            await self._send(error("flood", _("too many messages waiting for an answer")))
 
     async def _work(self) -> None:
         while True:
             message = await self.inbox.get()
             try:
-                await getattr(self, f"on_{message.type}")(message)
+                with translation.override(self.language):
+                    await getattr(self, f"on_{message.type}")(message)
             except DatabaseError:
                 # The database failed under the call (down, restarting, the
                 # connection cut). Nothing was acknowledged; a move is refused
@@ -189,10 +201,10 @@ class RaceConsumer(TwoReaderConsumer):
                 # Without this, one failure would end the task and leave the
                 # socket open but deaf to every later message.
                 logger.exception("race socket: %s failed", message.type)
-                await self._send(error("server_error", "the server failed to handle that"))
+                await self._send(error("server_error", _("the server failed to handle that")))
 
     async def _unavailable(self, message: ClientMessage) -> None:
-        text = "the game store is unavailable for a moment: send the same move again"
+        text = _("the game store is unavailable for a moment: send the same move again")
         if message.type in ("move", "resign"):
             # The current seq is unknown without the database: the client's is echoed.
             await self._reject(message, UNAVAILABLE, text, message.seq)
@@ -221,18 +233,18 @@ class RaceConsumer(TwoReaderConsumer):
 
     async def on_move(self, message: ClientMessage) -> None:
         if self.player is None:
-            await self._reject(message, "forbidden", "join the race to play", 0)
+            await self._reject(message, "forbidden", _("join the race to play"), 0)
             return
         if self.game_id is None:
             self.game_id = await db(race_game_id)(race_id=self.race_id, player=self.player)
         if self.game_id is None:
             if await db(race_started)(self.race_id):
-                await self._reject(message, "forbidden", "you have no game in this race", 0)
+                await self._reject(message, "forbidden", _("you have no game in this race"), 0)
             else:
-                await self._reject(message, "not_started", "the race has not started", 0)
+                await self._reject(message, "not_started", _("the race has not started"), 0)
             return
         if message.game is not None and message.game != self.game_id:
-            await self._reject(message, "forbidden", "this is not your game", 0)
+            await self._reject(message, "forbidden", _("this is not your game"), 0)
             return
         try:
             done = await db(race_move)(
@@ -276,10 +288,12 @@ class RaceConsumer(TwoReaderConsumer):
             await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
 
     async def on_start(self, message: ClientMessage) -> None:
-        await self._lobby_change(race_start, refusal=("not_host", "only the host starts the race"))
+        await self._lobby_change(
+            race_start, refusal=("not_host", _("only the host starts the race"))
+        )
 
     async def on_rematch(self, message: ClientMessage) -> None:
-        refusal = ("not_racer", "only racers of this race ask for a rematch")
+        refusal = ("not_racer", _("only racers of this race ask for a rematch"))
         await self._lobby_change(race_rematch, refusal=refusal)
 
     async def on_sync(self, message: ClientMessage) -> None:

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.utils.translation import gettext as _
+
 from games.common import fields
 from games.common.errors import BadInput
 from games.engine import GameState, legal_moves, player_view
@@ -41,9 +43,9 @@ class ClientMessage:
 
 def parse_client_message(text: str | None) -> ClientMessage:
     if text is None:
-        raise BadMessage("bad_frame", "send text frames holding JSON objects")
+        raise BadMessage("bad_frame", _("send text frames holding JSON objects"))
     try:
-        data = fields.json_object(text, limit=MAX_FRAME_BYTES, what="frame")
+        data = fields.json_object(text, limit=MAX_FRAME_BYTES, what=_("frame"))
         return _message(data)
     except BadInput as bad:
         raise BadMessage(bad.code, bad.message) from None
@@ -52,7 +54,9 @@ def parse_client_message(text: str | None) -> ClientMessage:
 def _message(data: dict[str, Any]) -> ClientMessage:
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
-        raise BadMessage("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+        raise BadMessage(
+            "unknown_type", _("unknown message type %(type)r") % {"type": str(kind)[:40]}
+        )
     if kind in ("move", "resign"):
         token = "resign" if kind == "resign" else fields.text(data, "token", MAX_TOKEN)
         game = fields.whole(data, "game") if data.get("game") is not None else None

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
@@ -75,22 +76,24 @@ def race_create(
     """A new race in its lobby with the host seated. `deal` makes it an open deal;
     `winnable` draws secret deals until the solver proves one winnable."""
     if host.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", _("this player is banned"))
     if variant not in VARIANTS:
-        raise RaceRefused("bad_request", f"unknown variant {variant!r}")
+        raise RaceRefused("bad_request", _("unknown variant %(variant)r") % {"variant": variant})
     if not 2 <= seat_limit <= 8:
-        raise RaceRefused("bad_request", "a race seats 2 to 8 racers")
+        raise RaceRefused("bad_request", _("a race seats 2 to 8 racers"))
     if not TIME_LIMITS_S[0] <= time_limit_s <= TIME_LIMITS_S[1]:
-        raise RaceRefused("bad_request", "the time limit is 1 minute to 24 hours")
+        raise RaceRefused("bad_request", _("the time limit is 1 minute to 24 hours"))
     if deal is not None and not 0 <= deal < SEED_LIMIT:
-        raise RaceRefused("bad_request", "a deal number is 0 to 2**63 - 1")
+        raise RaceRefused("bad_request", _("a deal number is 0 to 2**63 - 1"))
     if deal is not None and winnable:
-        raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
+        raise RaceRefused(
+            "bad_request", _("an open deal is chosen, not drawn: drop one of the two")
+        )
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
         found = winnable_seed(variant=variant)
         if found is None:
-            raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+            raise RaceRefused("no_winnable", _("no winnable deal was found in time: try again"))
         seed = found
     return _race_insert(
         host=host,
@@ -114,17 +117,19 @@ def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> 
 def race_join(*, race: Race, player: Player) -> int:
     """Seat `player` in the lobby (again, after leaving). Returns the new version."""
     if player.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", _("this player is banned"))
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         entry = RaceEntry.objects.filter(race=locked, player=player).first()
         if entry is not None and entry.seated:
             return locked.version
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "this race has already started")
+            raise RaceRefused("not_open", _("this race has already started"))
         seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
         if seated >= locked.seat_limit:
-            raise RaceRefused("full", f"this race is full ({locked.seat_limit} racers)")
+            raise RaceRefused(
+                "full", _("this race is full (%(seats)d racers)") % {"seats": locked.seat_limit}
+            )
         if entry is None:
             RaceEntry.objects.create(race=locked, player=player)
         else:
@@ -137,14 +142,14 @@ def race_leave(*, race: Race, player: Player) -> int:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has started: resign instead")
+            raise RaceRefused("not_open", _("the race has started: resign instead"))
         if locked.host_id == player.pk:
-            raise RaceRefused("not_host", "the host stays in the lobby")
+            raise RaceRefused("not_host", _("the host stays in the lobby"))
         left = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
             left_at=timezone.now(), ready=False
         )
         if not left:
-            raise RaceRefused("not_racer", "you are not in this race")
+            raise RaceRefused("not_racer", _("you are not in this race"))
         return race_announce_racers(race_id=locked.pk)
 
 
@@ -152,12 +157,12 @@ def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has started")
+            raise RaceRefused("not_open", _("the race has started"))
         changed = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
             ready=ready
         )
         if not changed:
-            raise RaceRefused("not_racer", "you are not in this race")
+            raise RaceRefused("not_racer", _("you are not in this race"))
         return race_announce_racers(race_id=locked.pk)
 
 
@@ -180,14 +185,16 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.host_id != player.pk:
-            raise RaceRefused("not_host", "only the host starts the race")
+            raise RaceRefused("not_host", _("only the host starts the race"))
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has already started")
+            raise RaceRefused("not_open", _("the race has already started"))
         seated = list(
             RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
         )
         if len(seated) < MIN_RACERS:
-            raise RaceRefused("too_few", f"a race needs at least {MIN_RACERS} racers")
+            raise RaceRefused(
+                "too_few", _("a race needs at least %(n)d racers") % {"n": MIN_RACERS}
+            )
         starts_at = timezone.now() + timedelta(seconds=countdown_s)
         locked.status = RaceStatus.RUNNING
         locked.starts_at = starts_at
@@ -276,9 +283,9 @@ def race_rematch(*, race: Race, player: Player) -> Race:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.FINISHED:
-            raise RaceRefused("not_open", "a rematch follows a finished race")
+            raise RaceRefused("not_open", _("a rematch follows a finished race"))
         if not RaceEntry.objects.filter(race=locked, player=player).exists():
-            raise RaceRefused("not_racer", "only racers of this race ask for a rematch")
+            raise RaceRefused("not_racer", _("only racers of this race ask for a rematch"))
         existing = Race.objects.filter(rematch_of=locked).first()
         if existing is not None:
             race_join(race=existing, player=player)
@@ -289,7 +296,7 @@ def race_rematch(*, race: Race, player: Player) -> Race:
         if locked.winnable_deal:
             seed = seed_drawn
             if seed is None:
-                raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+                raise RaceRefused("no_winnable", _("no winnable deal was found in time: try again"))
         else:
             seed = secrets.randbelow(SEED_LIMIT)
         rematch = _race_insert(

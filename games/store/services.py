@@ -20,10 +20,12 @@ from typing import Final
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
 from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance
+from games.i18n import messages
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
     LockedGame,
@@ -87,11 +89,11 @@ def game_create(
 
 def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
     if race.status == RaceStatus.FINISHED:
-        raise MoveRejected("finished", "the race is over", current_seq)
+        raise MoveRejected("finished", _("the race is over"), current_seq)
     if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
-        raise MoveRejected("not_started", "the race has not started", current_seq)
+        raise MoveRejected("not_started", _("the race has not started"), current_seq)
     if now >= race.starts_at + timedelta(seconds=race.time_limit_s):
-        raise MoveRejected("too_late", "the race's time is up", current_seq)
+        raise MoveRejected("too_late", _("the race's time is up"), current_seq)
 
 
 def game_append_move(
@@ -112,7 +114,7 @@ def game_append_move(
     of it commits with it (games.races.outbox).
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
-        raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
+        raise MoveRejected("invalid", _("a client move id is 1 to 64 characters"), expected_seq)
     try:
         with _one_sqlite_writer(), transaction.atomic(durable=True):
             return _append_locked(
@@ -165,10 +167,10 @@ def _append_locked(
     game = lock_game(game_id, client_move_id)
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
-        raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
+        raise MoveRejected("forbidden", _("this is not your game"), game.last_seq if game else 0)
     current = game.last_seq
     if game.player_banned:  # read with the lock, not from the caller's copy
-        raise MoveRejected("banned", "this player is banned", current)
+        raise MoveRejected("banned", _("this player is banned"), current)
     take_backs = game.race_id is None
     reused = (game.reused_seq, game.reused_token)
     if reused[0] is None and expected_seq != current:
@@ -191,10 +193,13 @@ def _append_locked(
         )
     if expected_seq != current:
         raise MoveRejected(
-            "conflict", f"expected seq {expected_seq}, the log is at {current}", current
+            "conflict",
+            _("expected seq %(expected)d, the log is at %(current)d")
+            % {"expected": expected_seq, "current": current},
+            current,
         )
     if game.status != GameStatus.PLAYING:
-        raise MoveRejected("finished", f"the game is over ({game.status})", current)
+        raise MoveRejected("finished", messages.game_over(game.status), current)
     now = timezone.now()
     race_version = None
     if game.race_id is not None:
@@ -203,13 +208,13 @@ def _append_locked(
         _race_gate(clock, now, current)
         race_version = clock.version
     if token == TIMEOUT:
-        raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
+        raise MoveRejected("invalid", _("timeout is the server's event, not a move"), current)
     try:
         after, events = advance(_position(game, current), token, take_backs=take_backs)
-    except InvalidMove as error:
-        raise MoveRejected("invalid", str(error), current) from None
+    except InvalidMove:
+        raise MoveRejected("invalid", messages.not_a_move(token), current) from None
     except IllegalMove as error:
-        raise MoveRejected("illegal", str(error), current) from None
+        raise MoveRejected("illegal", messages.illegal_move(error), current) from None
     seq = current + 1
     _record(game_id, seq, token, after, now, client_move_id)
     if race_version is not None and on_race_version is not None:

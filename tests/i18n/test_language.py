@@ -91,3 +91,21 @@ def test_the_javascript_catalogue_is_revalidated_not_refetched() -> None:
 
 def test_the_javascript_catalogue_of_an_unknown_language_is_404() -> None:
     assert Client().get("/jsi18n/de/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_page_that_answered_a_form_switches_back_to_the_forms_page() -> None:
+    client = Client()
+    # A refused race (no nickname) is the home page, answered to POST /races/new.
+    body = client.post(
+        "/races/new",
+        {"variant": "sultan", "time_limit": 15, "seats": 4},
+        headers={"referer": "http://testserver/#start-race"},
+    ).content.decode()
+    assert 'name="next" value="/#start-race"' in body
+    elsewhere = client.post(
+        "/races/new",
+        {"variant": "sultan", "time_limit": 15, "seats": 4},
+        headers={"referer": "https://evil.example/"},
+    ).content.decode()
+    assert 'name="next" value="/"' in elsewhere

@@ -25,6 +25,9 @@ export const npgettext =
   g.npgettext ?? ((context, singular, plural, count) => (count === 1 ? singular : plural));
 export const interpolate = g.interpolate ?? fallbackInterpolate;
 
+/** "seven of hearts" → "Seven of hearts": for a name that starts a sentence. */
+export const capitalize = (text) => (text ? text[0].toLocaleUpperCase(lang) + text.slice(1) : text);
+
 /** The page's language (`<html lang>`), for Intl formatting. */
 export const lang = document.documentElement.lang || "en";
 
@@ -33,6 +36,16 @@ export function formatDateTime(value, options = { dateStyle: "medium", timeStyle
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return "";
   return new Intl.DateTimeFormat(lang, options).format(date);
+}
+
+/** ["Leila", "Omar", "Aziz"] → "Leila, Omar and Aziz" («Лейла, Омар и Азиз»). */
+export function andList(items) {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
+}
+
+/** ["foundation 3", "slot b"] → "foundation 3 or slot b" («стопка 3 или место b»). */
+export function orList(items) {
+  return new Intl.ListFormat(lang, { type: "disjunction" }).format(items);
 }
 
 /** A number with the language's grouping: 12 345 in Russian, 12,345 in English. */

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_race_deal_index'),
+        ('games', '0007_race_outbox'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,8 +9,9 @@ asked for is announced whether or not that socket is still open.
   `MARK_EVERY_S` in one UPDATE for all that went out meanwhile.
 - Sweep: every second it sends what was committed more than a moment ago and
   is still unmarked (its process died between the commit and the send, or the
-  channel layer was down), taking the rows with SKIP LOCKED so that two live
-  processes do not both send them.
+  channel layer was down), then marks it. No lock is held while sending (a
+  database thread never waits on the event loop): two processes sweeping at
+  once may both send a row, the same bytes, which clients drop as seen.
 - Presence: who has a socket open is not a versioned change; a race's
   presence is sent at most every `PRESENCE_EVERY_S`, the latest state read
   when it goes (docs/protocol.md, "Presence").
@@ -33,7 +34,6 @@ from typing import Any, ClassVar, Final
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from games.models import RaceEntry, RaceEvent
@@ -151,7 +151,7 @@ class Publisher:
         while True:
             await asyncio.sleep(SWEEP_EVERY_S)
             try:
-                await db(sweep_unpublished)()
+                await sweep_unpublished()
                 if time.monotonic() - pruned_at > PRUNE_EVERY_S:
                     pruned_at = time.monotonic()
                     await db(prune_history)()
@@ -201,30 +201,38 @@ def publish_after_commit(announcement: Announcement) -> None:
     race_events_mark_published(ids=[announcement.id])
 
 
-def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S, limit: int = SWEEP_BATCH) -> int:
-    """Send what was committed and never marked sent; the rows stay locked meanwhile."""
-    layer = get_channel_layer()
-    if layer is None:
-        return 0
+def unpublished(
+    older_than_s: float = SWEEP_AFTER_S, limit: int = SWEEP_BATCH
+) -> list[Announcement]:
+    """What was committed more than a moment ago and never marked sent, oldest first."""
     cutoff = timezone.now() - timedelta(seconds=older_than_s)
-    with transaction.atomic():
-        rows = list(
-            RaceEvent.objects.select_for_update(skip_locked=True)
-            .filter(published_at__isnull=True, created_at__lt=cutoff)
-            .order_by("race_id", "version")
-            .values_list("pk", "race_id", "version", "kind", "payload")[:limit]
-        )
-        sent = []
-        for row in rows:
-            announcement = Announcement(*row)
-            with contextlib.suppress(Exception):  # still down: the next sweep tries again
-                async_to_sync(layer.group_send)(
-                    race_group(announcement.race_id), group_message(announcement)
-                )
-                sent.append(announcement.id)
-        if sent:
-            logger.info("sent %d race announcements left unsent", len(sent))
-            race_events_mark_published(ids=sent)
+    rows = (
+        RaceEvent.objects.filter(published_at__isnull=True, created_at__lt=cutoff)
+        .order_by("race_id", "version")
+        .values_list("pk", "race_id", "version", "kind", "payload")[:limit]
+    )
+    return [Announcement(*row) for row in rows]
+
+
+async def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S) -> int:
+    """Send what its process never sent, and mark it. Read, sent and marked in three
+    steps, no transaction held across the send: two processes sweeping at once may
+    both send a row, the same bytes under the same version, which clients drop."""
+    found = await db(unpublished)(older_than_s)
+    if not found:
+        return 0
+    layer = get_channel_layer()
+    sent = []
+    for announcement in found:
+        with contextlib.suppress(Exception):  # still down: the next sweep tries again
+            await asyncio.wait_for(
+                layer.group_send(race_group(announcement.race_id), group_message(announcement)),
+                SEND_TIMEOUT_S,
+            )
+            sent.append(announcement.id)
+    if sent:
+        logger.info("sent %d race announcements left unsent", len(sent))
+        await db(race_events_mark_published)(ids=sent)
     return len(sent)
 
 

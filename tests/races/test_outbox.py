@@ -28,10 +28,10 @@ async def test_an_announcement_sent_again_is_the_same_message(started: Lobby):
     await db(RaceEvent.objects.filter(race=started.race, version=ack["v"]).update)(
         published_at=None
     )
-    assert await db(sweep_unpublished)(older_than_s=0) == 1
+    assert await sweep_unpublished(older_than_s=0) == 1
     again = await bob.receive_until("progress")
     assert again == first  # the same version with the same contents: the client drops it
-    assert await db(sweep_unpublished)(older_than_s=0) == 0  # marked sent this time
+    assert await sweep_unpublished(older_than_s=0) == 0  # marked sent this time
     await alice.close()
     await bob.close()
 

@@ -12,8 +12,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade pip
 
-# Reinstall only when the project's declaration changes.
-$(STAMP): pyproject.toml | $(BIN)/python
+# Reinstall only when the project's declaration or the solver's C core changes
+# (`pip install -e .` compiles games/engine/solver/_core.c with the system gcc).
+$(STAMP): pyproject.toml setup.py games/engine/solver/_core.c | $(BIN)/python
 	$(BIN)/pip install -e '.[test]'
 	touch $(STAMP)
 

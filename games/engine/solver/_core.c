@@ -243,6 +243,9 @@ typedef struct {
     /* redeal orders met, by redeal (1, 2) and length */
     uint8_t *orders[3][MAX_CARDS];
     int failed; /* a Python error is set */
+    /* counting mode: a last pass is counted, not searched */
+    int count_last;
+    int64_t last_starts;
 } Search;
 
 static double now_monotonic(void) {
@@ -581,6 +584,15 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
     }
     Pass *after = get_pass(s, redeals_left - 1, cards, n);
     if (!after) return R_OUT;
+    if (s->count_last && redeals_left == 1) {
+        /* Count the last pass's start once, as a position the table knows. */
+        uint64_t k[4] = {0, 0, reserve_key(&reserve), (uint64_t)foundations | ((uint64_t)after->id << 32)};
+        if (!table_find(s, k)) {
+            s->last_starts++;
+            table_put(s, k, LOST_FLAG);
+        }
+        return R_FAIL;
+    }
     if (cap < 0) return node(s, after, 0, 0, reserve, foundations, redeals_left - 1);
     int64_t outer = s->cap_until;
     s->cap_until = outer < s->nodes + cap ? outer : s->nodes + cap;
@@ -788,15 +800,16 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cards",        "drawn",        "waste",     "reserve",
                              "foundations",  "redeals_left", "slots",     "auto_refill",
                              "shuffled_redeal", "redeal_order", "max_nodes", "max_seconds",
-                             "memory_bytes", NULL};
+                             "memory_bytes", "count_last", NULL};
     PyObject *cards_obj, *waste_obj, *reserve_obj, *order, *seconds_obj;
     int drawn, redeals_left, slots, auto_refill, shuffled;
     unsigned long foundations;
     long long max_nodes, memory_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL", kwlist, &cards_obj, &drawn,
+    int count_last = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL|p", kwlist, &cards_obj, &drawn,
                                      &waste_obj, &reserve_obj, &foundations, &redeals_left, &slots,
                                      &auto_refill, &shuffled, &order, &max_nodes, &seconds_obj,
-                                     &memory_bytes))
+                                     &memory_bytes, &count_last))
         return -1;
     search_release(s);
     uint8_t cards[MAX_CARDS];
@@ -857,6 +870,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->failed = 0;
     s->line_len = 0;
     s->memory_cap = (size_t)memory_bytes;
+    s->count_last = count_last;
+    s->last_starts = 0;
     s->first = get_pass(s, redeals_left, cards, length);
     if (!s->first) {
         PyErr_SetString(PyExc_MemoryError, "the solver's memory cap is too small");
@@ -919,12 +934,13 @@ static PyObject *Search_release(Search *s, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Search_stats(Search *s, PyObject *Py_UNUSED(ignored)) {
-    return Py_BuildValue("{s:K,s:K,s:I,s:n,s:L,s:O}", "entries", (unsigned long long)s->table_used,
+    return Py_BuildValue("{s:K,s:K,s:I,s:n,s:L,s:O,s:L}", "entries", (unsigned long long)s->table_used,
                          "table_bytes",
                          (unsigned long long)(s->table ? table_bytes(s->table_mask + 1) : 0),
                          "passes", s->n_passes, "pass_bytes", (Py_ssize_t)s->pass_bytes,
                          "dropped", (long long)s->dropped, "out_of_memory",
-                         s->out_of_memory ? Py_True : Py_False);
+                         s->out_of_memory ? Py_True : Py_False, "last_starts",
+                         (long long)s->last_starts);
 }
 
 static PyObject *Search_get_nodes(Search *s, void *closure) { return PyLong_FromLongLong(s->nodes); }

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from games.engine.rules import new_game
+from games.engine.solver.compiled import Engine
 from games.engine.solver.greedy import play_greedy
 from games.engine.solver.solve import solve
 
@@ -33,6 +34,7 @@ class _Job:
     variant: str
     max_nodes: int | None
     max_seconds: float | None
+    engine: Engine | None = None
 
 
 def parse_deals(text: str) -> list[int]:
@@ -52,7 +54,7 @@ def parse_deals(text: str) -> list[int]:
 def solve_deal(job: _Job) -> DealResult:
     state = new_game(job.seed, job.variant)
     started = time.perf_counter()
-    solution = solve(state, max_nodes=job.max_nodes, max_seconds=job.max_seconds)
+    solution = solve(state, max_nodes=job.max_nodes, max_seconds=job.max_seconds, engine=job.engine)
     seconds = time.perf_counter() - started
     end, _ = play_greedy(state)
     return DealResult(
@@ -73,9 +75,10 @@ def solve_deals(
     max_nodes: int | None,
     max_seconds: float | None,
     workers: int = 1,
+    engine: Engine | None = None,
 ) -> Iterator[DealResult]:
     """Results in the order of `seeds`, each as soon as it and those before it are done."""
-    jobs = [_Job(seed, variant, max_nodes, max_seconds) for seed in seeds]
+    jobs = [_Job(seed, variant, max_nodes, max_seconds, engine) for seed in seeds]
     if workers <= 1:
         yield from map(solve_deal, jobs)
         return

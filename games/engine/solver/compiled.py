@@ -11,6 +11,7 @@ core's tables (positions and passes) per solve.
 """
 
 import os
+from dataclasses import dataclass
 from functools import partial
 from types import ModuleType
 from typing import Final, Literal
@@ -61,6 +62,7 @@ class CompiledSearch:
         max_nodes: int | None,
         max_seconds: float | None,
         memory: int | None = None,
+        count_last: bool = False,
     ) -> None:
         if core is None:
             raise CoreMissing("the solver's compiled core is not built: run `pip install -e .`")
@@ -83,6 +85,7 @@ class CompiledSearch:
             max_nodes=_NO_CAP if max_nodes is None else max_nodes,
             max_seconds=max_seconds,
             memory_bytes=memory_bytes() if memory is None else memory,
+            count_last=count_last,
         )
 
     def run(self) -> bool | None:
@@ -97,3 +100,36 @@ class CompiledSearch:
             self.nodes = search.nodes
             self.stats = search.stats()
             search.release()
+
+
+@dataclass(frozen=True, slots=True)
+class LastRedealCount:
+    """How large a proof of loss is: the positions at the last redeal, counted."""
+
+    complete: bool  # every way through the passes before the last was searched
+    positions: int  # positions searched in those passes
+    starts: int  # distinct positions at the last redeal (a lower bound unless complete)
+    won_early: bool  # a win turned up before the last redeal: nothing to prove
+
+
+def count_last_redeals(
+    start: Position, max_nodes: int | None, memory: int | None = None
+) -> LastRedealCount:
+    """Search every way through the passes before the last, counting where the last one starts.
+
+    Each distinct start (the last pass's cards, the reserve, the foundations)
+    is counted once and not searched: a proof of loss from the deal must
+    refute every one of them.
+    """
+    search = CompiledSearch(start, max_nodes, None, memory, count_last=True)
+    try:
+        outcome = search._search.round(-1, -1, 0, -1, 0.0)
+        stats = search._search.stats()
+        return LastRedealCount(
+            complete=outcome == "lost",
+            positions=search._search.nodes,
+            starts=int(stats["last_starts"]),
+            won_early=outcome == "won",
+        )
+    finally:
+        search._search.release()

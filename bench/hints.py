@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from games.engine import PLAYING, VARIANTS, GameState, apply, legal_moves, new_game
+from games.engine.notation import UNDO
 from games.engine.solver.batch import percentile
 from games.engine.solver.compiled import Engine
 from games.engine.solver.greedy import greedy_move
@@ -34,10 +35,16 @@ FIRST_DEAL = 20_001
 
 
 def _positions(start: GameState, moves: list[str], every: int) -> Iterator[GameState]:
+    """Every `every`-th position the game stood in; `undo` takes the last move back."""
     state = start
+    history: list[GameState] = []
     for i, move in enumerate(moves):
         if i % every == 0 and state.status == PLAYING:
             yield state
+        if move == UNDO:
+            state = history.pop()
+            continue
+        history.append(state)
         state = apply(state, move)
 
 

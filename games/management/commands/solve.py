@@ -36,6 +36,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--csv", type=Path, default=None, help="also write the rows here")
         parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+        parser.add_argument(
+            "--engine",
+            choices=("c", "python"),
+            default=None,
+            help="the compiled core or the Python reference (default: the core when built)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -53,6 +59,7 @@ class Command(BaseCommand):
             options["max_nodes"],
             options["max_seconds"],
             workers=options["workers"],
+            engine=options["engine"],
         ):
             rows.append(row)
             self.stdout.write(

@@ -3,7 +3,8 @@
     .venv/bin/python bench/solver.py [--deals 1-100] [--max-seconds 1] [--max-nodes N]
                                      [--engines c,python] [--variants sultan,...]
 
-Deals run one after another in this process, so each deal's time is its own.
+Deals run one after another in this process, so each deal's time is its own;
+a second is one of CPU time unless `--clock wall` (the machine is shared).
 A deal counts as decided when the solver answers won or lost, not unknown.
 Prints, per variant and engine: positions searched per second, deals won,
 lost and unknown, the share decided within one second, and the time per
@@ -26,10 +27,14 @@ DEFAULT_MAX_SECONDS = 1.0
 DEFAULT_MAX_NODES = 1 << 40  # no node limit: the time decides
 
 
-def _line(variant: str, engine: str, rows: list[DealResult], nodes_per_s: float) -> str:
-    times = sorted(r.seconds for r in rows)
+def _seconds(row: DealResult, cpu: bool) -> float:
+    return row.cpu_seconds if cpu else row.seconds
+
+
+def _line(variant: str, engine: str, rows: list[DealResult], nodes_per_s: float, cpu: bool) -> str:
+    times = sorted(_seconds(r, cpu) for r in rows)
     count = {s: sum(r.status == s for r in rows) for s in ("won", "lost", "unknown")}
-    quick = sum(r.status != "unknown" and r.seconds <= 1.0 for r in rows)
+    quick = sum(r.status != "unknown" and _seconds(r, cpu) <= 1.0 for r in rows)
     return (
         f"{variant:<10} {engine:<7} {nodes_per_s:>11,.0f} {count['won']:>5} {count['lost']:>5} "
         f"{count['unknown']:>5} {100 * quick / len(rows):>11.1f}% "
@@ -45,7 +50,15 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--engines", default="c,python")
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="what a second is: this process's CPU time (default; fair on a shared machine) "
+        "or the wall clock",
+    )
     args = parser.parse_args()
+    cpu = args.clock == "cpu"
     seeds = parse_deals(args.deals)
     engines: list[Engine] = []
     for name in args.engines.split(","):
@@ -54,7 +67,7 @@ def main() -> None:
         engines.append("c" if name == "c" else "python")
     print(
         f"python {platform.python_version()} on {platform.machine()}, deals {args.deals}, "
-        f"max_nodes={args.max_nodes}, max_seconds={args.max_seconds}, "
+        f"max_nodes={args.max_nodes}, max_seconds={args.max_seconds} ({args.clock}), "
         f"load {os.getloadavg()[0]:.1f}"
     )
     print(
@@ -66,11 +79,14 @@ def main() -> None:
         quick: dict[str, int] = {}
         for engine in engines:
             rows = list(
-                solve_deals(variant, seeds, args.max_nodes, args.max_seconds, engine=engine)
+                solve_deals(
+                    variant, seeds, args.max_nodes, args.max_seconds, engine=engine, cpu_clock=cpu
+                )
             )
-            speed[engine] = sum(r.nodes for r in rows) / max(sum(r.seconds for r in rows), 1e-9)
-            quick[engine] = sum(r.status != "unknown" and r.seconds <= 1.0 for r in rows)
-            print(_line(variant, engine, rows, speed[engine]), flush=True)
+            spent = sum(_seconds(r, cpu) for r in rows)
+            speed[engine] = sum(r.nodes for r in rows) / max(spent, 1e-9)
+            quick[engine] = sum(r.status != "unknown" and _seconds(r, cpu) <= 1.0 for r in rows)
+            print(_line(variant, engine, rows, speed[engine], cpu), flush=True)
         if len(speed) == 2:
             print(
                 f"{variant:<10} c/python: nodes/s x{speed['c'] / max(speed['python'], 1e-9):.1f}, "

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from games.engine import PLAYING, VARIANTS, GameState, apply, legal_moves, new_game
 from games.engine.solver import compiled
-from games.engine.solver.compiled import CompiledSearch, engine_for
+from games.engine.solver.compiled import CompiledSearch, Engine, engine_for
 from games.engine.solver.greedy import greedy_move
 from games.engine.solver.model import Position
 from games.engine.solver.search import Search
@@ -154,3 +154,11 @@ def test_the_core_is_the_default_when_built(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_reference_search_is_still_its_own_class() -> None:
     # The reference stays pure Python: nothing of the core leaks into it.
     assert Search.__module__ == "games.engine.solver.search"
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_a_cpu_time_budget_of_nothing_stops_either_engine(engine: Engine) -> None:
+    solution = solve(
+        new_game(4, "sultan"), max_nodes=None, max_seconds=0.0, engine=engine, cpu_clock=True
+    )
+    assert solution.status == "unknown"

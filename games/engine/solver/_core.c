@@ -216,7 +216,7 @@ typedef struct {
     PyObject *redeal_order; /* redeal_order(redeal, length) -> tuple of ints */
     /* the budget */
     int64_t max_nodes, nodes, cuts, cap_until, limit;
-    int has_deadline;
+    int has_deadline, cpu_clock;
     double deadline;
     /* the round */
     int64_t caps[2]; /* nodes allowed below a redeal, by redeals left after it; -1: none */
@@ -248,9 +248,10 @@ typedef struct {
     int64_t last_starts;
 } Search;
 
-static double now_monotonic(void) {
+/* Python's time.monotonic(), or time.thread_time() with the CPU clock. */
+static double now_clock(int cpu_clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -731,7 +732,7 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
     }
     s->nodes++;
     if (s->nodes > s->limit) return s->nodes > s->max_nodes ? R_OUT : R_CAPPED;
-    if (s->has_deadline && !(s->nodes % CHECK_CLOCK_EVERY) && now_monotonic() > s->deadline)
+    if (s->has_deadline && !(s->nodes % CHECK_CLOCK_EVERY) && now_clock(s->cpu_clock) > s->deadline)
         return R_OUT;
     uint64_t takes, lower;
     takers(foundations, &takes, &lower);
@@ -800,16 +801,16 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cards",        "drawn",        "waste",     "reserve",
                              "foundations",  "redeals_left", "slots",     "auto_refill",
                              "shuffled_redeal", "redeal_order", "max_nodes", "max_seconds",
-                             "memory_bytes", "count_last", NULL};
+                             "memory_bytes", "count_last", "cpu_clock", NULL};
     PyObject *cards_obj, *waste_obj, *reserve_obj, *order, *seconds_obj;
     int drawn, redeals_left, slots, auto_refill, shuffled;
     unsigned long foundations;
     long long max_nodes, memory_bytes;
-    int count_last = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL|p", kwlist, &cards_obj, &drawn,
+    int count_last = 0, cpu_clock = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL|pp", kwlist, &cards_obj, &drawn,
                                      &waste_obj, &reserve_obj, &foundations, &redeals_left, &slots,
                                      &auto_refill, &shuffled, &order, &max_nodes, &seconds_obj,
-                                     &memory_bytes, &count_last))
+                                     &memory_bytes, &count_last, &cpu_clock))
         return -1;
     search_release(s);
     uint8_t cards[MAX_CARDS];
@@ -848,11 +849,12 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
         return -1;
     }
     double seconds = 0;
+    s->cpu_clock = cpu_clock;
     s->has_deadline = seconds_obj != Py_None;
     if (s->has_deadline) {
         seconds = PyFloat_AsDouble(seconds_obj);
         if (seconds == -1.0 && PyErr_Occurred()) return -1;
-        s->deadline = now_monotonic() + seconds;
+        s->deadline = now_clock(cpu_clock) + seconds;
     }
     Py_INCREF(order);
     Py_XSETREF(s->redeal_order, order);

@@ -63,6 +63,7 @@ class CompiledSearch:
         max_seconds: float | None,
         memory: int | None = None,
         count_last: bool = False,
+        cpu_clock: bool = False,
     ) -> None:
         if core is None:
             raise CoreMissing("the solver's compiled core is not built: run `pip install -e .`")
@@ -86,6 +87,7 @@ class CompiledSearch:
             max_seconds=max_seconds,
             memory_bytes=memory_bytes() if memory is None else memory,
             count_last=count_last,
+            cpu_clock=cpu_clock,
         )
 
     def run(self) -> bool | None:

@@ -70,10 +70,18 @@ class _Capped(Exception):
 class Search:
     """One solve: the budget, the table of lost positions and the line found."""
 
-    def __init__(self, start: Position, max_nodes: int | None, max_seconds: float | None) -> None:
+    def __init__(
+        self,
+        start: Position,
+        max_nodes: int | None,
+        max_seconds: float | None,
+        cpu_clock: bool = False,
+    ) -> None:
         self.start = start
         self.max_nodes = max_nodes if max_nodes is not None else _NO_CAP
-        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        # Seconds of this thread's CPU time, or of the wall clock.
+        self.clock = time.thread_time if cpu_clock else time.monotonic
+        self.deadline = None if max_seconds is None else self.clock() + max_seconds
         self.nodes = 0
         self.lost: set[Key] = set()
         self.tried: set[Key] = set()  # failed in this round, maybe only for a cap
@@ -163,7 +171,7 @@ class Search:
         if (
             self.deadline is not None
             and not self.nodes % _CHECK_CLOCK_EVERY
-            and time.monotonic() > self.deadline
+            and self.clock() > self.deadline
         ):
             raise OutOfBudget
         masks = self.masks.get(foundations)

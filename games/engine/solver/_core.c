@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 typedef unsigned __int128 u128;
 
@@ -354,6 +355,29 @@ static int line_push(Search *s, int step) {
 
 static size_t table_bytes(uint64_t slots) { return (size_t)slots * sizeof(Entry); }
 
+/* Zeroed memory for a table. Large tables are mapped on their own and asked
+ * for huge pages: the table is read at random, once a position, and with 4 KiB
+ * pages nearly every read also misses the TLB (a third of the time, measured). */
+static Entry *table_alloc(uint64_t slots) {
+    size_t bytes = table_bytes(slots);
+    if (bytes < ((size_t)2 << 20)) return calloc(slots, sizeof(Entry));
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(mem, bytes, MADV_HUGEPAGE);
+#endif
+    return mem;
+}
+
+static void table_free(Entry *table, uint64_t slots) {
+    if (!table) return;
+    size_t bytes = table_bytes(slots);
+    if (bytes < ((size_t)2 << 20))
+        free(table);
+    else
+        munmap(table, bytes);
+}
+
 /* The slot holding key k, or NULL. */
 static inline Entry *table_find(Search *s, const uint64_t *k) {
     if (!s->table) return NULL;
@@ -378,7 +402,7 @@ static int table_grow(Search *s) {
     /* The first table takes at most half the cap, and never less than 256 slots. */
     while (!s->table && slots > 256 && table_bytes(slots) > s->memory_cap / 2) slots /= 2;
     if (s->table && table_bytes(slots) + s->pass_bytes > s->memory_cap) return 0;
-    Entry *fresh = calloc(slots, sizeof(Entry));
+    Entry *fresh = table_alloc(slots);
     if (!fresh) return 0;
     uint64_t mask = slots - 1, used = 0;
     if (s->table) {
@@ -390,7 +414,7 @@ static int table_grow(Search *s) {
             fresh[i] = *e;
             used++;
         }
-        free(s->table);
+        table_free(s->table, s->table_mask + 1);
     }
     s->table = fresh;
     s->table_mask = mask;
@@ -749,7 +773,7 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
 /* ---------------------------------------------------------------- Python glue */
 
 static void search_release(Search *s) {
-    free(s->table);
+    table_free(s->table, s->table ? s->table_mask + 1 : 0);
     s->table = NULL;
     s->table_mask = s->table_used = 0;
     for (uint32_t i = 0; i < s->n_passes; i++) free(s->passes[i]);

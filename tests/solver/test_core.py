@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +163,27 @@ def test_a_cpu_time_budget_of_nothing_stops_either_engine(engine: Engine) -> Non
         new_game(4, "sultan"), max_nodes=None, max_seconds=0.0, engine=engine, cpu_clock=True
     )
     assert solution.status == "unknown"
+
+
+def test_the_core_lets_other_threads_run_while_it_searches() -> None:
+    # A hint solved in the server must not stop its event loop: while one
+    # long round runs (a million nodes, all in C), another thread must get to
+    # run Python and see the node count climb. (`pysolfc`: no redeal shuffle,
+    # so the round never calls back into Python.)
+    search = CompiledSearch(Position(new_game(2, "pysolfc")), 1_000_000, max_seconds=None)
+    core = search._search
+    seen: set[int] = set()
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            seen.add(core.nodes)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        core.round(-1, -1, 0, -1, 0.0)
+    finally:
+        stop.set()
+        watcher.join()
+    assert any(0 < nodes < core.nodes for nodes in seen)

@@ -247,6 +247,7 @@ typedef struct {
     /* counting mode: a last pass is counted, not searched */
     int count_last;
     int64_t last_starts;
+    int running; /* a round is under way, without the GIL: hands off */
 } Search;
 
 /* Python's time.monotonic(), or time.thread_time() with the CPU clock. */
@@ -338,10 +339,9 @@ static inline int stuck(int suit, const Pass *p, u128 waste, uint32_t foundation
 static int line_push(Search *s, int step) {
     if (s->line_len == s->line_cap) {
         Py_ssize_t cap = s->line_cap ? 2 * s->line_cap : 512;
-        int16_t *grown = PyMem_Realloc(s->line, cap * sizeof(int16_t));
+        int16_t *grown = PyMem_RawRealloc(s->line, cap * sizeof(int16_t));
         if (!grown) {
-            PyErr_NoMemory();
-            s->failed = 1;
+            s->failed = 2; /* no memory: raised once the GIL is back */
             return -1;
         }
         s->line = grown;
@@ -530,10 +530,21 @@ nomem:
     return NULL;
 }
 
-/* rounds.py's redeal_order(seed, redeal, length), asked of Python once per redeal and length. */
+/* rounds.py's redeal_order(seed, redeal, length), asked of Python once per redeal and length.
+ * The round runs without the GIL: it is taken back for the call. */
+static uint8_t *redeal_order_call(Search *s, int redeal, int length);
+
 static const uint8_t *redeal_order(Search *s, int redeal, int length) {
     uint8_t *known = s->orders[redeal][length];
     if (known) return known;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    known = redeal_order_call(s, redeal, length);
+    PyGILState_Release(gil);
+    return known;
+}
+
+static uint8_t *redeal_order_call(Search *s, int redeal, int length) {
+    uint8_t *known;
     PyObject *got = PyObject_CallFunction(s->redeal_order, "ii", redeal, length);
     if (!got) goto fail;
     PyObject *seq = PySequence_Fast(got, "redeal_order must give a sequence");
@@ -544,7 +555,7 @@ static const uint8_t *redeal_order(Search *s, int redeal, int length) {
         PyErr_SetString(PyExc_ValueError, "redeal_order gave the wrong length");
         goto fail;
     }
-    known = PyMem_Malloc(length ? length : 1);
+    known = PyMem_RawMalloc(length ? length : 1);
     if (!known) {
         Py_DECREF(seq);
         PyErr_NoMemory();
@@ -554,7 +565,7 @@ static const uint8_t *redeal_order(Search *s, int redeal, int length) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
         if (v < 0 || v >= length) {
             Py_DECREF(seq);
-            PyMem_Free(known);
+            PyMem_RawFree(known);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad redeal order");
             goto fail;
         }
@@ -772,6 +783,11 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
 
 /* ---------------------------------------------------------------- Python glue */
 
+static PyObject *busy(void) {
+    PyErr_SetString(PyExc_RuntimeError, "the search is running a round in another thread");
+    return NULL;
+}
+
 static void search_release(Search *s) {
     table_free(s->table, s->table ? s->table_mask + 1 : 0);
     s->table = NULL;
@@ -786,7 +802,7 @@ static void search_release(Search *s) {
     s->pass_bytes = 0;
     for (int r = 0; r < 3; r++)
         for (int n = 0; n < MAX_CARDS; n++) {
-            PyMem_Free(s->orders[r][n]);
+            PyMem_RawFree(s->orders[r][n]);
             s->orders[r][n] = NULL;
         }
     s->first = NULL;
@@ -794,7 +810,7 @@ static void search_release(Search *s) {
 
 static void Search_dealloc(Search *s) {
     search_release(s);
-    PyMem_Free(s->line);
+    PyMem_RawFree(s->line);
     Py_XDECREF(s->redeal_order);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -836,6 +852,10 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
                                      &auto_refill, &shuffled, &order, &max_nodes, &seconds_obj,
                                      &memory_bytes, &count_last, &cpu_clock))
         return -1;
+    if (s->running) {
+        busy();
+        return -1;
+    }
     search_release(s);
     uint8_t cards[MAX_CARDS];
     int length = read_cards(cards_obj, cards, 96, "cards");
@@ -917,6 +937,7 @@ static PyObject *Search_round(Search *s, PyObject *args) {
     long long cap1, cap0, shake_seed, budget;
     double share;
     if (!PyArg_ParseTuple(args, "LLLLd", &cap1, &cap0, &shake_seed, &budget, &share)) return NULL;
+    if (s->running) return busy();
     if (!s->first) {
         PyErr_SetString(PyExc_RuntimeError, "the search's tables were released");
         return NULL;
@@ -931,9 +952,20 @@ static PyObject *Search_round(Search *s, PyObject *args) {
     s->limit = s->max_nodes < s->cap_until ? s->max_nodes : s->cap_until;
     int64_t cuts = s->cuts;
     s->line_len = 0;
-    int r = node(s, s->first, s->start_drawn, s->start_waste, s->start_reserve,
-                 s->start_foundations, s->start_redeals_left);
-    if (s->failed) return NULL;
+    int r;
+    /* The search touches no Python object but the redeal orders (redeal_order
+     * takes the GIL back for them): other threads, such as the server's event
+     * loop, run meanwhile. */
+    s->running = 1;
+    Py_BEGIN_ALLOW_THREADS
+    r = node(s, s->first, s->start_drawn, s->start_waste, s->start_reserve, s->start_foundations,
+             s->start_redeals_left);
+    Py_END_ALLOW_THREADS
+    s->running = 0;
+    if (s->failed) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return NULL;
+    }
     if (r == R_WIN) return PyUnicode_FromString("won");
     if (r == R_OUT) return PyUnicode_FromString("out");
     if (r == R_CAPPED) s->cuts++;
@@ -941,6 +973,7 @@ static PyObject *Search_round(Search *s, PyObject *args) {
 }
 
 static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->running) return busy();
     PyObject *out = PyList_New(s->line_len);
     if (!out) return NULL;
     for (Py_ssize_t i = 0; i < s->line_len; i++) {
@@ -955,6 +988,7 @@ static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Search_release(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->running) return busy();
     search_release(s);
     Py_RETURN_NONE;
 }

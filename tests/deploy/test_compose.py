@@ -113,3 +113,30 @@ def test_the_web_image_runs_daphne_as_a_user_with_static_files_collected():
     assert re.search(r"^USER sultan$", dockerfile, re.M)
     assert re.search(r'^CMD \["daphne"', dockerfile, re.M)
     assert "COPY --from=web /app/staticfiles/ /srv/static/" in dockerfile
+
+
+def test_the_image_builds_the_solvers_core_in_a_stage_with_a_compiler():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    build = dockerfile.split("FROM python:3.11-slim AS build", 1)[1].split("\nFROM ", 1)[0]
+    assert "gcc" in build
+    assert "build_ext --inplace" in build
+    assert "COPY --from=build /src/games/ games/" in dockerfile
+
+
+def test_everything_the_dockerfile_copies_reaches_the_build_context():
+    # .dockerignore lets through only what it names: a file left out of it
+    # breaks the image's build, not any test that reads the repository.
+    allowed = {
+        line[1:].rstrip("/")
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    }
+    copied = [
+        source.rstrip("/")
+        for line in (ROOT / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ") and "--from=" not in line
+        for source in line.split()[1:-1]
+    ]
+    assert copied
+    for source in copied:
+        assert source.split("/")[0] in allowed or source in allowed, source

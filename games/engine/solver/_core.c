@@ -218,7 +218,7 @@ typedef struct {
     /* the budget */
     int64_t max_nodes, nodes, cuts, cap_until, limit;
     int has_deadline, cpu_clock;
-    double deadline;
+    double deadline, grow_until;
     /* the round */
     int64_t caps[2]; /* nodes allowed below a redeal, by redeals left after it; -1: none */
     int shaking;
@@ -402,6 +402,12 @@ static int table_grow(Search *s) {
     /* The first table takes at most half the cap, and never less than 256 slots. */
     while (!s->table && slots > 256 && table_bytes(slots) > s->memory_cap / 2) slots /= 2;
     if (s->table && table_bytes(slots) + s->pass_bytes > s->memory_cap) return 0;
+    /* Doubling a large table takes a good part of a second, past any deadline
+     * near: in the second half of a time budget the table stays as it is
+     * (entries are dropped at the cap instead, which only costs search). */
+    if (s->table && s->has_deadline && table_bytes(slots) >= ((size_t)32 << 20) &&
+        now_clock(s->cpu_clock) > s->grow_until)
+        return 0;
     Entry *fresh = table_alloc(slots);
     if (!fresh) return 0;
     uint64_t mask = slots - 1, used = 0;
@@ -899,6 +905,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
         seconds = PyFloat_AsDouble(seconds_obj);
         if (seconds == -1.0 && PyErr_Occurred()) return -1;
         s->deadline = now_clock(cpu_clock) + seconds;
+        s->grow_until = s->deadline - seconds / 2;
     }
     Py_INCREF(order);
     Py_XSETREF(s->redeal_order, order);

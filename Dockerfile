@@ -2,6 +2,28 @@
 # the collected static files). docker-compose.yml builds both; README.md,
 # "Production", says how to run them.
 
+# The solver's compiled core (games/engine/solver/_core.c) needs a C compiler:
+# it is built here, and only the built package goes on to the web image.
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# The locked setuptools builds it (hashes checked), not whatever is newest.
+COPY requirements/app.lock requirements/
+RUN pip install --require-hashes --no-deps -r requirements/app.lock
+COPY pyproject.toml setup.py README.md ./
+COPY sultan_site/ sultan_site/
+COPY games/ games/
+# A wheel for site-packages, and the same extension next to the sources that
+# Daphne imports from /app.
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
+    && python setup.py build_ext --inplace \
+    && python -c "import games.engine.solver._core"
+
+
 FROM python:3.11-slim AS web
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -16,8 +38,9 @@ RUN pip install --require-hashes --no-deps -r requirements/app.lock
 
 COPY pyproject.toml README.md ./
 COPY sultan_site/ sultan_site/
-COPY games/ games/
-RUN pip install --no-deps --no-build-isolation .
+COPY --from=build /src/games/ games/
+COPY --from=build /wheels/ /wheels/
+RUN pip install --no-deps /wheels/*.whl && rm -rf /wheels
 # Daphne and manage.py run from /app: settings find the templates, the static
 # sources and the compiled translations (LOCALE_PATHS) next to the code.
 COPY manage.py ./

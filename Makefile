@@ -19,10 +19,11 @@ $(UV): requirements/bootstrap.lock | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/bootstrap.lock
 	touch $(UV)
 
-# Exactly the locked versions (requirements/README.md), then the project itself
-# (built here: no download of build tools). Reinstalls when a lock or the
-# project's declaration changes.
-$(STAMP): requirements/dev.lock pyproject.toml | $(UV)
+# Exactly the locked versions (requirements/README.md), then the project itself,
+# built here with the locked setuptools (no download of build tools); that
+# compiles the solver's C core (games/engine/solver/_core.c) with the system
+# gcc. Reinstalls when a lock, the project's declaration or the core changes.
+$(STAMP): requirements/dev.lock pyproject.toml setup.py games/engine/solver/_core.c | $(UV)
 	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes requirements/dev.lock
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
 	touch $(STAMP)

@@ -26,9 +26,10 @@ from games.models import Game, Player
 from games.races.selectors import deal_raced_now
 
 HINT_S: Final = 2.0
-# Nodes as well as time: the solver's tables grow with the nodes searched, and
-# a fast machine would reach far more of them within the same seconds.
-HINT_NODES: Final = 500_000
+# Nodes as well as time, so that a fast machine does not search far more than
+# this one: the compiled core searches 1-8 million positions a second here
+# (docs/solvability.md, "Speed"), its tables capped at SULTAN_SOLVER_MEMORY_MB.
+HINT_NODES: Final = 6_000_000
 # Games whose line is remembered, per process; the least recently hinted go
 # first. An entry is one position and its line's tokens: a few kilobytes.
 REMEMBERED_GAMES: Final = 1024

@@ -120,3 +120,30 @@ def test_the_web_image_speaks_every_language_of_the_site():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^COPY locale/ locale/$", dockerfile, re.M)
     assert "!locale/" in (ROOT / ".dockerignore").read_text().split()
+
+
+def test_the_image_builds_the_solvers_core_in_a_stage_with_a_compiler():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    build = dockerfile.split("FROM python:3.11-slim AS build", 1)[1].split("\nFROM ", 1)[0]
+    assert "gcc" in build
+    assert "build_ext --inplace" in build
+    assert "COPY --from=build /src/games/ games/" in dockerfile
+
+
+def test_everything_the_dockerfile_copies_reaches_the_build_context():
+    # .dockerignore lets through only what it names: a file left out of it
+    # breaks the image's build, not any test that reads the repository.
+    allowed = {
+        line[1:].rstrip("/")
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    }
+    copied = [
+        source.rstrip("/")
+        for line in (ROOT / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ") and "--from=" not in line
+        for source in line.split()[1:-1]
+    ]
+    assert copied
+    for source in copied:
+        assert source.split("/")[0] in allowed or source in allowed, source

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from games.engine.rules import new_game
+from games.engine.solver.compiled import Engine
 from games.engine.solver.greedy import play_greedy
 from games.engine.solver.solve import solve
 
@@ -22,6 +23,7 @@ class DealResult:
     status: str  # the solver's: won, lost or unknown
     nodes: int
     seconds: float  # the solver's time on this deal, in its worker
+    cpu_seconds: float  # the same in CPU time
     moves: int  # the winning line's length; 0 unless won
     greedy: str  # the greedy player's end: won or lost
     greedy_played: int  # cards the greedy player got onto the foundations
@@ -33,6 +35,8 @@ class _Job:
     variant: str
     max_nodes: int | None
     max_seconds: float | None
+    engine: Engine | None = None
+    cpu_clock: bool = False
 
 
 def parse_deals(text: str) -> list[int]:
@@ -51,9 +55,16 @@ def parse_deals(text: str) -> list[int]:
 
 def solve_deal(job: _Job) -> DealResult:
     state = new_game(job.seed, job.variant)
-    started = time.perf_counter()
-    solution = solve(state, max_nodes=job.max_nodes, max_seconds=job.max_seconds)
+    started, cpu_started = time.perf_counter(), time.thread_time()
+    solution = solve(
+        state,
+        max_nodes=job.max_nodes,
+        max_seconds=job.max_seconds,
+        engine=job.engine,
+        cpu_clock=job.cpu_clock,
+    )
     seconds = time.perf_counter() - started
+    cpu_seconds = time.thread_time() - cpu_started
     end, _ = play_greedy(state)
     return DealResult(
         seed=job.seed,
@@ -61,6 +72,7 @@ def solve_deal(job: _Job) -> DealResult:
         status=solution.status,
         nodes=solution.nodes,
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         moves=len(solution.moves),
         greedy=end.status,
         greedy_played=end.cards_played,
@@ -73,9 +85,14 @@ def solve_deals(
     max_nodes: int | None,
     max_seconds: float | None,
     workers: int = 1,
+    engine: Engine | None = None,
+    cpu_clock: bool = False,
 ) -> Iterator[DealResult]:
-    """Results in the order of `seeds`, each as soon as it and those before it are done."""
-    jobs = [_Job(seed, variant, max_nodes, max_seconds) for seed in seeds]
+    """Results in the order of `seeds`, each as soon as it and those before it are done.
+
+    `cpu_clock`: `max_seconds` is CPU time (a shared machine's fair budget).
+    """
+    jobs = [_Job(seed, variant, max_nodes, max_seconds, engine, cpu_clock) for seed in seeds]
     if workers <= 1:
         yield from map(solve_deal, jobs)
         return

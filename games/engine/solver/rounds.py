@@ -6,7 +6,7 @@ are tried; an uncapped round can finish a proof. `solver_search` runs them.
 """
 
 from collections.abc import Iterator
-from typing import Final
+from typing import Final, Literal, Protocol
 
 # Nodes allowed below a redeal, by the redeals left after it. Found by trying:
 # narrow enough that the first passes get many tries, wide enough that a good
@@ -19,6 +19,34 @@ UNCAPPED: Final[dict[int, int]] = {}
 SHAKE: Final = 0.1
 
 Round = tuple[dict[int, int], int, int | None]  # caps, shake seed (0: none), node budget
+# A round's end: a win; nothing cut short, so a proof of loss; something cut
+# short; the whole solve's budget spent.
+Outcome = Literal["won", "lost", "cut", "out"]
+
+
+class Searcher(Protocol):
+    """What runs one round: the Python search (search.py) or the compiled one (_core.c)."""
+
+    def round(self, cap1: int, cap0: int, shake: int, budget: int, share: float) -> str: ...
+
+
+def run_rounds(search: Searcher, shaken: bool) -> bool | None:
+    """Run the rounds until one decides: True won, False lost, None out of budget.
+
+    Both searches are driven from here, so they search the same rounds: caps
+    are by the redeals left after a redeal (1 or 0), -1 for none.
+    """
+    for caps, shake, budget in rounds(shaken):
+        outcome = search.round(
+            caps.get(1, -1), caps.get(0, -1), shake, -1 if budget is None else budget, SHAKE
+        )
+        if outcome == "won":
+            return True
+        if outcome == "lost":
+            return False
+        if outcome == "out":
+            return None
+    raise AssertionError("rounds() never ends")
 
 
 def rounds(shaken: bool) -> Iterator[Round]:

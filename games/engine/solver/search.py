@@ -36,7 +36,7 @@ from games.engine.solver.model import (
     takers,
 )
 from games.engine.solver.relax import suit_stuck
-from games.engine.solver.rounds import SHAKE, rounds
+from games.engine.solver.rounds import SHAKE, Outcome, run_rounds
 
 # Internal steps; a non-negative step is "play this reserve card".
 DRAW: Final = -1
@@ -70,16 +70,25 @@ class _Capped(Exception):
 class Search:
     """One solve: the budget, the table of lost positions and the line found."""
 
-    def __init__(self, start: Position, max_nodes: int | None, max_seconds: float | None) -> None:
+    def __init__(
+        self,
+        start: Position,
+        max_nodes: int | None,
+        max_seconds: float | None,
+        cpu_clock: bool = False,
+    ) -> None:
         self.start = start
         self.max_nodes = max_nodes if max_nodes is not None else _NO_CAP
-        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        # Seconds of this thread's CPU time, or of the wall clock.
+        self.clock = time.thread_time if cpu_clock else time.monotonic
+        self.deadline = None if max_seconds is None else self.clock() + max_seconds
         self.nodes = 0
         self.lost: set[Key] = set()
         self.tried: set[Key] = set()  # failed in this round, maybe only for a cap
         self.cuts = 0  # how many times a cap has cut a subtree short
         self.caps: dict[int, int] = {}
         self.shake: random.Random | None = None
+        self.share = SHAKE
         self.cap_until = _NO_CAP
         self.limit = self.max_nodes  # the nearer of the budget and the cap
         # Which cards the foundations take, per foundations value met.
@@ -96,31 +105,10 @@ class Search:
 
     def run(self) -> bool | None:
         """True: won (the line is in `self.line`); False: lost; None: out of budget."""
-        s = self.start
-        first = self._pass(s.redeals_left, s.cards)
         collecting = gc.isenabled()
         gc.disable()  # the tables hold only tuples of ints: no cycles to collect
         try:
-            for caps, shake, budget in rounds(shaken=not self.shuffled_redeal):
-                self.caps = caps
-                self.shake = random.Random(shake) if shake else None
-                self.tried = set()
-                self.cap_until = _NO_CAP if budget is None else self.nodes + budget
-                self.limit = min(self.max_nodes, self.cap_until)
-                cuts = self.cuts
-                del self.line[:]
-                try:
-                    if self._node(
-                        first, s.drawn, s.waste, s.reserve, s.foundations, s.redeals_left
-                    ):
-                        return True
-                except _Capped:
-                    self.cuts += 1  # the round's own budget is spent
-                if self.cuts == cuts:
-                    return False  # nothing was cut short: the search was complete
-            raise AssertionError("rounds() never ends")
-        except OutOfBudget:
-            return None
+            return run_rounds(self, shaken=not self.shuffled_redeal)
         finally:
             # Freed with the collector still off: turned on with the tables
             # alive, its first pass would walk every one of their tuples
@@ -129,6 +117,27 @@ class Search:
                 table.clear()
             if collecting:
                 gc.enable()
+
+    def round(self, cap1: int, cap0: int, shake: int, budget: int, share: float) -> Outcome:
+        """One round of `rounds()` (a cap or budget of -1: none); `_core.Search.round` alike."""
+        s = self.start
+        first = self._pass(s.redeals_left, s.cards)
+        self.caps = {k: cap for k, cap in ((1, cap1), (0, cap0)) if cap >= 0}
+        self.shake = random.Random(shake) if shake else None
+        self.share = share
+        self.tried = set()
+        self.cap_until = _NO_CAP if budget < 0 else self.nodes + budget
+        self.limit = min(self.max_nodes, self.cap_until)
+        cuts = self.cuts
+        del self.line[:]
+        try:
+            if self._node(first, s.drawn, s.waste, s.reserve, s.foundations, s.redeals_left):
+                return "won"
+        except _Capped:
+            self.cuts += 1  # the round's own budget is spent
+        except OutOfBudget:
+            return "out"
+        return "lost" if self.cuts == cuts else "cut"
 
     def _pass(self, redeals_left: int, cards: tuple[Card, ...]) -> Pass:
         key = (redeals_left, cards)
@@ -162,7 +171,7 @@ class Search:
         if (
             self.deadline is not None
             and not self.nodes % _CHECK_CLOCK_EVERY
-            and time.monotonic() > self.deadline
+            and self.clock() > self.deadline
         ):
             raise OutOfBudget
         masks = self.masks.get(foundations)
@@ -246,7 +255,7 @@ class Search:
             self.shake is not None
             and redeals_left
             and len(steps) > 1
-            and self.shake.random() < SHAKE
+            and self.shake.random() < self.share
         ):
             steps.append(steps.pop(0))
 

@@ -16,6 +16,7 @@ from games.engine.cards import CARD_PLACES
 from games.engine.notation import SLOT_LETTERS
 from games.engine.positions import replay
 from games.engine.rules import apply, new_game
+from games.engine.solver.compiled import CompiledSearch, Engine, engine_for
 from games.engine.solver.model import CARD_NAMES, Position
 from games.engine.solver.search import DRAW, REDEAL, WASTE_DOWN, WASTE_UP, Search
 from games.engine.state import LOST, WON, GameState
@@ -40,13 +41,27 @@ def solve(
     state: GameState,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     max_seconds: float | None = None,
+    engine: Engine | None = None,
+    cpu_clock: bool = False,
 ) -> Solution:
-    """Decide `state` within the budget (`None` for no limit of that kind)."""
+    """Decide `state` within the budget (`None` for no limit of that kind).
+
+    `engine` picks the search: "c" the compiled core, "python" the reference
+    (search.py); by default the core when it is built (compiled.py). Both
+    give the same answer, line and node count for a node budget.
+    `cpu_clock` counts `max_seconds` in this thread's CPU time, not wall
+    time: what the benchmarks measure on a shared machine.
+    """
     if state.status == WON:
         return Solution("won", (), 0)
     if state.status == LOST:
         return Solution("lost", (), 0)
-    search = Search(Position(state), max_nodes, max_seconds)
+    start = Position(state)
+    search: Search | CompiledSearch
+    if engine_for(engine) == "c":
+        search = CompiledSearch(start, max_nodes, max_seconds, cpu_clock=cpu_clock)
+    else:
+        search = Search(start, max_nodes, max_seconds, cpu_clock=cpu_clock)
     outcome = search.run()
     if outcome is None:
         return Solution(UNKNOWN, (), search.nodes)
@@ -61,9 +76,10 @@ def hint(
     state: GameState,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     max_seconds: float | None = None,
+    engine: Engine | None = None,
 ) -> str | None:
     """The first move of a winning line, or None when none is found (lost or unknown)."""
-    solution = solve(state, max_nodes=max_nodes, max_seconds=max_seconds)
+    solution = solve(state, max_nodes=max_nodes, max_seconds=max_seconds, engine=engine)
     return solution.moves[0] if solution.moves else None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--csv", type=Path, default=None, help="also write the rows here")
         parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+        parser.add_argument(
+            "--clock",
+            choices=("wall", "cpu"),
+            default="wall",
+            help="--max-seconds and the seconds reported: wall time (default) or CPU time",
+        )
+        parser.add_argument(
+            "--engine",
+            choices=("c", "python"),
+            default=None,
+            help="the compiled core or the Python reference (default: the core when built)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -53,7 +66,11 @@ class Command(BaseCommand):
             options["max_nodes"],
             options["max_seconds"],
             workers=options["workers"],
+            engine=options["engine"],
+            cpu_clock=options["clock"] == "cpu",
         ):
+            if options["clock"] == "cpu":  # the seconds reported are CPU seconds too
+                row = replace(row, seconds=row.cpu_seconds)
             rows.append(row)
             self.stdout.write(
                 f"{row.seed:>8}  {row.status:<7}  {row.nodes:>9}  {row.seconds:>8.3f}  {row.moves}"

@@ -1,0 +1,137 @@
+"""The compiled search (`_core.c`) behind the face of search.py's `Search`.
+
+search.py stays the reference: the compiled core searches the same positions
+in the same order, so for a node budget both answer alike, with the same line
+and node count (tests/solver/test_core.py). The core is built with the
+package (setup.py); where it is missing, `solve` falls back to the reference.
+
+`SULTAN_SOLVER=python` in the environment forces the reference everywhere,
+`SULTAN_SOLVER=c` insists on the core; `SULTAN_SOLVER_MEMORY_MB` caps the
+core's tables (positions and passes) per solve.
+"""
+
+import os
+from dataclasses import dataclass
+from functools import partial
+from types import ModuleType
+from typing import Final, Literal
+
+from games.engine.solver.model import Position, redeal_order
+from games.engine.solver.rounds import run_rounds
+
+core: ModuleType | None
+try:
+    from games.engine.solver import _core as core
+except ImportError:  # not built: a checkout without `pip install -e .`
+    core = None
+
+Engine = Literal["c", "python"]
+ENGINE_ENV: Final = "SULTAN_SOLVER"
+MEMORY_ENV: Final = "SULTAN_SOLVER_MEMORY_MB"
+# A second of search fills about 100 MB; a minute, a few GB without the cap.
+DEFAULT_MEMORY_MB: Final = 512
+_NO_CAP: Final = 1 << 62
+
+
+class CoreMissing(RuntimeError):
+    """The compiled core was asked for and is not built."""
+
+
+def engine_for(asked: Engine | None) -> Engine:
+    """The engine to search with: the one asked for, else the environment's, else C if built."""
+    wanted = asked or os.environ.get(ENGINE_ENV) or None
+    if wanted not in (None, "c", "python"):
+        raise ValueError(f"{ENGINE_ENV} must be 'c' or 'python', not {wanted!r}")
+    if wanted == "c" and core is None:
+        raise CoreMissing("the solver's compiled core is not built: run `pip install -e .`")
+    if wanted == "python" or core is None:
+        return "python"
+    return "c"
+
+
+def memory_bytes() -> int:
+    return int(os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY_MB) << 20
+
+
+class CompiledSearch:
+    """One solve on the compiled core: `run()`, then `nodes` and `line` as `Search` has them."""
+
+    def __init__(
+        self,
+        start: Position,
+        max_nodes: int | None,
+        max_seconds: float | None,
+        memory: int | None = None,
+        count_last: bool = False,
+        cpu_clock: bool = False,
+    ) -> None:
+        if core is None:
+            raise CoreMissing("the solver's compiled core is not built: run `pip install -e .`")
+        self.start = start
+        self.shuffled_redeal = start.shuffled_redeal
+        self.nodes = 0
+        self.line: list[int] = []
+        self.stats: dict[str, int | bool] = {}
+        self._search = core.Search(
+            cards=start.cards,
+            drawn=start.drawn,
+            waste=start.waste,
+            reserve=start.reserve,
+            foundations=start.foundations,
+            redeals_left=start.redeals_left,
+            slots=start.slots,
+            auto_refill=start.auto_refill,
+            shuffled_redeal=start.shuffled_redeal,
+            redeal_order=partial(redeal_order, start.seed),
+            max_nodes=_NO_CAP if max_nodes is None else max_nodes,
+            max_seconds=max_seconds,
+            memory_bytes=memory_bytes() if memory is None else memory,
+            count_last=count_last,
+            cpu_clock=cpu_clock,
+        )
+
+    def run(self) -> bool | None:
+        """True: won (the line is in `self.line`); False: lost; None: out of budget."""
+        search = self._search
+        try:
+            won = run_rounds(search, shaken=not self.shuffled_redeal)
+            if won:
+                self.line = search.line()
+            return won
+        finally:
+            self.nodes = search.nodes
+            self.stats = search.stats()
+            search.release()
+
+
+@dataclass(frozen=True, slots=True)
+class LastRedealCount:
+    """How large a proof of loss is: the positions at the last redeal, counted."""
+
+    complete: bool  # every way through the passes before the last was searched
+    positions: int  # positions searched in those passes
+    starts: int  # distinct positions at the last redeal (a lower bound unless complete)
+    won_early: bool  # a win turned up before the last redeal: nothing to prove
+
+
+def count_last_redeals(
+    start: Position, max_nodes: int | None, memory: int | None = None
+) -> LastRedealCount:
+    """Search every way through the passes before the last, counting where the last one starts.
+
+    Each distinct start (the last pass's cards, the reserve, the foundations)
+    is counted once and not searched: a proof of loss from the deal must
+    refute every one of them.
+    """
+    search = CompiledSearch(start, max_nodes, None, memory, count_last=True)
+    try:
+        outcome = search._search.round(-1, -1, 0, -1, 0.0)
+        stats = search._search.stats()
+        return LastRedealCount(
+            complete=outcome == "lost",
+            positions=search._search.nodes,
+            starts=int(stats["last_starts"]),
+            won_early=outcome == "won",
+        )
+    finally:
+        search._search.release()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy
@@ -17,6 +19,8 @@ from games.models import MODERATE_PERMISSION
 # The stubs make the admin classes generic; at run time they are not (no
 # django_stubs_ext monkeypatch in settings), so subscript for mypy only.
 if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
     _ModelAdmin = admin.ModelAdmin[Any]
     TabularInline = admin.TabularInline[Any, Any]
 else:
@@ -78,17 +82,20 @@ def reason_page(
     title: str,
     targets: list[Any],
     form: ReasonForm,
-    action: str = "",
-    selected: list[str] | None = None,
 ) -> TemplateResponse:
-    """The page that asks for the reason before a moderation act is recorded."""
+    """The page that asks for the reason before a moderation act is recorded.
+
+    From a list's bulk action it carries the action and the selection through
+    the reason's POST, as Django's own confirmation pages do.
+    """
+    action = request.POST.get("action", "")
     context = {
         **admin.site.each_context(request),
         "title": title,
         "targets": targets,
         "form": form,
         "action": action,
-        "selected": selected or [],
+        "selected": [str(target.pk) for target in targets] if action else [],
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     return TemplateResponse(request, "admin/games/moderate.html", context)
@@ -99,3 +106,13 @@ def report(request: HttpRequest, done: list[str], refused: list[str]) -> None:
         messages.success(request, "; ".join(done))
     for message in refused:
         messages.warning(request, message)
+
+
+def bulk_action(kind: str, description: str | _StrPromise) -> Callable[..., Any]:
+    """A list's action that asks for a reason, then records the act `kind` on each row."""
+
+    def act(model_admin: Any, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
+        return model_admin._bulk(request, queryset, kind)
+
+    act.__name__ = f"act_{kind}"
+    return admin.action(description=description)(act)

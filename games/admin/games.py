@@ -30,6 +30,7 @@ from games.admin.base import (
     ModerationOnlyAdmin,
     ReasonForm,
     TabularInline,
+    bulk_action,
     can_moderate,
     moderator_of,
     reason_page,
@@ -379,30 +380,13 @@ class GameAdmin(ModerationOnlyAdmin):
             title=str(self._ACTS[kind][0]),
             targets=games,
             form=form,
-            action=request.POST.get("action", ""),
-            selected=[str(g.pk) for g in games],
         )
 
-    @admin.action(description=gettext_lazy("Verify the replay of the selected games"))
-    def verify_replays(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "verify")
-
-    @admin.action(description=gettext_lazy("Void the results of the selected games"))
-    def void_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "void")
-
-    @admin.action(description=gettext_lazy("Reinstate the voided results of the selected games"))
-    def reinstate_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "reinstate")
-
-    @admin.action(description=gettext_lazy("Flag the selected games"))
-    def flag_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "flag")
-
-    @admin.action(description=gettext_lazy("Clear the flags of the selected games"))
-    def clear_flags(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "clear_flag")
-
-    @admin.action(description=gettext_lazy("Ban the players of the selected games"))
-    def ban_players(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
-        return self._bulk(request, queryset, "ban")
+    verify_replays = bulk_action("verify", gettext_lazy("Verify the replay of the selected games"))
+    void_results = bulk_action("void", gettext_lazy("Void the results of the selected games"))
+    reinstate_results = bulk_action(
+        "reinstate", gettext_lazy("Reinstate the voided results of the selected games")
+    )
+    flag_games = bulk_action("flag", gettext_lazy("Flag the selected games"))
+    clear_flags = bulk_action("clear_flag", gettext_lazy("Clear the flags of the selected games"))
+    ban_players = bulk_action("ban", gettext_lazy("Ban the players of the selected games"))

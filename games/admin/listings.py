@@ -87,8 +87,6 @@ class PlayerAdmin(ModerationOnlyAdmin):
             title=_("Lift the ban") if unban else _("Ban"),
             targets=players,
             form=form,
-            action=request.POST.get("action", ""),
-            selected=[str(p.pk) for p in players],
         )
 
     @admin.action(description=gettext_lazy("Ban the selected players"))

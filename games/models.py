@@ -139,6 +139,8 @@ class Race(models.Model):
     open_deal = models.BooleanField(default=False)
     # The seed was drawn until the solver proved the deal winnable.
     winnable_deal = models.BooleanField(default=False)
+    # The host's choice at creation: the server plays every racer's safe moves.
+    automatic_moves = models.BooleanField(default=False)
     time_limit_s = models.PositiveIntegerField(default=900)
     seat_limit = models.PositiveSmallIntegerField(default=8)
     status = models.CharField(max_length=12, choices=RaceStatus.choices, default=RaceStatus.LOBBY)
@@ -265,13 +267,18 @@ class Game(models.Model):
 
 
 class Move(AppendOnlyModel):
-    """One event of a game's log: a move, `undo` or `resign`."""
+    """One event of a game's log: a move, `undo` or `resign`.
+
+    `automatic`: the server chose it (a safe move, a Finish, the undo of an
+    automatic move), not the player; timing statistics and anti-cheat skip it.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField()
     token = models.CharField(max_length=8)
     accepted_at = models.DateTimeField()
     client_move_id = models.CharField(max_length=64)
+    automatic = models.BooleanField(default=False)
 
     objects = AppendOnlyQuerySet.as_manager()
 

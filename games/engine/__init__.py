@@ -3,7 +3,7 @@
 from games.engine.errors import IllegalMove, InvalidMove
 from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move
 from games.engine.rules import apply, apply_with_events, legal_moves, new_game, replay
-from games.engine.safe import finish_line, home_foundation, safe_move
+from games.engine.safe import finish_line, home_foundation, safe_move, safe_run
 from games.engine.state import LOST, PLAYING, WON, GameState, player_view, race_view
 from games.engine.variants import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 
@@ -32,4 +32,5 @@ __all__ = [
     "race_view",
     "replay",
     "safe_move",
+    "safe_run",
 ]

@@ -42,6 +42,14 @@ class Position:
     def status(self) -> str:
         return self.state.status
 
+    @property
+    def moves(self) -> int:
+        """The moves on the board: those made and not taken back (what Moves counts)."""
+        count, taken = 0, self.history
+        while taken is not None:
+            count, taken = count + 1, taken.below
+        return count
+
 
 def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Position, list[Event]]:
     """The position after one log event, and the events a renderer needs.

@@ -123,6 +123,15 @@ def safe_move(state: GameState) -> str | None:
     return None
 
 
+def safe_run(state: GameState) -> list[str]:
+    """The safe moves to play one after another from `state` (none once the game is over)."""
+    moves: list[str] = []
+    while (move := safe_move(state)) is not None:
+        state = apply(state, move)
+        moves.append(move)
+    return moves
+
+
 def finish_line(state: GameState) -> list[str] | None:
     """The moves that finish the game (see FINISH), or None when it cannot be finished."""
     if state.stock:

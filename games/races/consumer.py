@@ -238,7 +238,8 @@ class RaceConsumer(TwoReaderConsumer):
                 "token": append.token,
                 "duplicate": append.duplicate,
                 "events": append.events,
-                "view": own_view(append.state, append.seq),
+                "automatic": list(append.automatic),
+                "view": own_view(append.state, append.seq, append.moves),
             }
         )
         if not append.duplicate:

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from games.common import fields
 from games.common.errors import BadInput
-from games.engine import GameState, legal_moves, player_view
+from games.engine import GameState, finish_line, legal_moves, player_view
 
 MAX_FRAME_BYTES: Final = 4096
 CLIENT_TYPES: Final = frozenset(
@@ -68,9 +68,17 @@ def _message(data: dict[str, Any]) -> ClientMessage:
     return ClientMessage(kind)
 
 
-def own_view(state: GameState, seq: int) -> dict[str, Any]:
-    """The player's view (RULES.md) with what the board needs: legal moves and the seq."""
-    return {**player_view(state), "legal": legal_moves(state), "seq": seq}
+def own_view(state: GameState, seq: int, moves: int | None = None) -> dict[str, Any]:
+    """The player's view (RULES.md) with what the board needs: legal moves, the seq, the
+    moves on the board (not taken back; the seq without undos) and whether Finish can play
+    the game out (games.engine.safe, which never reads an unseen card)."""
+    return {
+        **player_view(state),
+        "legal": legal_moves(state),
+        "seq": seq,
+        "moves": seq if moves is None else moves,
+        "finishable": finish_line(state) is not None,
+    }
 
 
 def error(code: str, message: str) -> dict[str, Any]:

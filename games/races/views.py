@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.common.http import notice
 from games.models import Player, Race, RaceStatus
 from games.races.broadcast import race_broadcast
 from games.races.selectors import race_by_code, race_racers, race_role
@@ -18,12 +20,26 @@ from games.races.services import RaceRefused, race_join
 from games.templatetags.site_tags import variant_label
 
 
+def no_such_race(request: HttpRequest) -> HttpResponse:
+    """The site's own page for an unknown race link, rendered here (not raised): under
+    DEBUG a raised Http404 shows Django's debug page instead of the site's."""
+    return notice(
+        request,
+        status=404,
+        title=gettext("No such race"),
+        message=gettext(
+            "No race has this link. Check the code with whoever sent it, or start a race yourself."
+        ),
+        actions=[(gettext("Home"), "/")],
+    )
+
+
 @require_GET
 @ensure_csrf_cookie
 def race_page(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404("No race with this code")
+        return no_such_race(request)
     player = player_for_request(request)
     role = race_role(race=race, player=player)
     return render(request, "race.html", _page_context(request, race, player, role))
@@ -33,7 +49,7 @@ def race_page(request: HttpRequest, code: str) -> HttpResponse:
 def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404("No race with this code")
+        return no_such_race(request)
     player = player_identify(request=request, nickname=request.POST.get("nickname"))
     if player is None:
         return _race_error(request, race, "Pick a nickname to join, or log in.")

@@ -40,6 +40,7 @@ class RaceClock:
     status: str
     starts_at: datetime | None
     time_limit_s: int
+    automatic_moves: bool
 
 
 def lock_game(game_id: int) -> LockedGame | None:
@@ -66,21 +67,26 @@ def bump_race(race_id: int) -> RaceClock:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
-            f"RETURNING version, status, starts_at, time_limit_s",
+            f"RETURNING version, status, starts_at, time_limit_s, automatic_moves",
             [race_id],
         )
-        version, status, starts_at, time_limit_s = cursor.fetchone()
-    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s))
+        version, status, starts_at, time_limit_s, automatic = cursor.fetchone()
+    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s), bool(automatic))
 
 
 def insert_move(
-    game_id: int, seq: int, token: str, accepted_at: datetime, client_move_id: str
+    game_id: int,
+    seq: int,
+    token: str,
+    accepted_at: datetime,
+    client_move_id: str,
+    automatic: bool = False,
 ) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_MOVE} (game_id, seq, token, accepted_at, client_move_id) "
-            f"VALUES (%s, %s, %s, %s, %s) RETURNING id",
-            [game_id, seq, token, _param(accepted_at), client_move_id],
+            f"INSERT INTO {_MOVE} (game_id, seq, token, accepted_at, client_move_id, automatic) "
+            f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+            [game_id, seq, token, _param(accepted_at), client_move_id, automatic],
         )
         return int(cursor.fetchone()[0])
 

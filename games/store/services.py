@@ -20,9 +20,18 @@ from typing import Final
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from games.common.cardnames import name_cards
 from games.common.errors import Refused
-from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
-from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance
+from games.engine import (
+    SEED_LIMIT,
+    UNDO,
+    VARIANTS,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    safe_run,
+)
+from games.engine.positions import LOG_EVENTS, RESIGN, TIMEOUT, Event, Position, advance
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
     LockedGame,
@@ -31,6 +40,12 @@ from games.store.append_sql import (
     insert_move,
     lock_game,
     update_projection,
+)
+from games.store.automatic import (
+    FINISH,
+    automatic_move_id,
+    finish_moves,
+    undos_for,
 )
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
@@ -59,6 +74,11 @@ class AppendResult:
     duplicate: bool
     # A race game's move takes the race's next version in the same transaction.
     race_version: int | None = None
+    # The events the server appended after (or, for Finish, instead of) the
+    # player's: `seq` is the last of them, and `events` holds theirs too,
+    # each marked `"automatic": true`.
+    automatic: tuple[str, ...] = ()
+    moves: int = 0  # made and not taken back, after this event
 
 
 # Games --------------------------------------------------------------------
@@ -92,12 +112,23 @@ def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
 
 
 def game_append_move(
-    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+    *,
+    game_id: int,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+    automatic_moves: bool = False,
 ) -> AppendResult:
-    """Append one event (a move, `undo` or `resign`) to a game's log.
+    """Append one event (a move, `undo`, `resign` or `finish`) to a game's log.
 
-    Raises MoveRejected, having written nothing. A retry with a client move id
-    already in the log returns the original result (duplicate=True).
+    With automatic moves on (a practice player's setting; in a race the race's,
+    whatever is asked), the safe moves that follow a move are appended with it,
+    and an `undo` takes back the player's last move with the automatic moves
+    after it. `finish` appends the moves that play the game out
+    (games.engine.safe). Raises MoveRejected, having written nothing. A retry
+    with a client move id already in the log returns the original result
+    (duplicate=True).
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
         raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
@@ -109,6 +140,7 @@ def game_append_move(
                 token=token,
                 client_move_id=client_move_id,
                 expected_seq=expected_seq,
+                automatic_moves=automatic_moves,
             )
     except IntegrityError:
         # The lock makes this unreachable in the store's own use; a writer
@@ -141,7 +173,13 @@ def game_resign(
 
 
 def _append_locked(
-    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+    *,
+    game_id: int,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+    automatic_moves: bool,
 ) -> AppendResult:
     game = lock_game(game_id)
     # Someone else's game and no game at all look the same from outside.
@@ -157,13 +195,12 @@ def _append_locked(
         # client's mistake, and the unique constraint turns it into a conflict.
         earlier = Move.objects.filter(game_id=game_id, client_move_id=client_move_id).first()
         if earlier is not None:
-            if earlier.token != token:
+            same = earlier.token == token or (token == FINISH and earlier.automatic)
+            if not same:
                 raise MoveRejected(
                     "conflict", f"client move id already used for {earlier.token!r}", current
                 )
-            before = _position(game, earlier.seq - 1)
-            after, events = advance(before, earlier.token, take_backs=take_backs)
-            return AppendResult(game_id, earlier.seq, earlier.token, events, after.state, True)
+            return _answer_again(game, earlier.seq, take_backs=take_backs)
         raise MoveRejected(
             "conflict", f"expected seq {expected_seq}, the log is at {current}", current
         )
@@ -176,17 +213,77 @@ def _append_locked(
         clock = bump_race(game.race_id)
         _race_gate(clock, now, current)
         race_version = clock.version
+        automatic_moves = clock.automatic_moves
     if token == TIMEOUT:
         raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
+    position = _position(game, current)
+    planned = [(token, False)]
+    if token == FINISH:
+        line = finish_moves(position.state)
+        if not line:
+            raise MoveRejected("illegal", "finish: moves remain that are yours to choose", current)
+        planned = [(move, True) for move in line]
+    elif token == UNDO and take_backs and automatic_moves:
+        planned += [(UNDO, True)] * (undos_for(game_id) - 1)
     try:
-        after, events = advance(_position(game, current), token, take_backs=take_backs)
+        after, events = advance(position, planned[0][0], take_backs=take_backs)
     except InvalidMove as error:
         raise MoveRejected("invalid", str(error), current) from None
     except IllegalMove as error:
-        raise MoveRejected("illegal", str(error), current) from None
+        raise MoveRejected("illegal", name_cards(str(error)), current) from None
     seq = current + 1
-    _record(game_id, seq, token, after, now, client_move_id)
-    return AppendResult(game_id, seq, token, events, after.state, False, race_version)
+    _record(game_id, seq, planned[0][0], after, now, client_move_id, planned[0][1])
+    if planned[0][1]:
+        _mark_automatic(events)
+    if automatic_moves and token not in LOG_EVENTS and token != FINISH:
+        planned += [(move, True) for move in safe_run(after.state)]
+    for move, _ in planned[1:]:
+        after, more = advance(after, move, take_backs=take_backs)
+        seq += 1
+        _record(game_id, seq, move, after, now, automatic_move_id(seq), True)
+        events += _mark_automatic(more)
+    automatic = tuple(move for move, server in planned if server)
+    return AppendResult(
+        game_id, seq, token, events, after.state, False, race_version, automatic, after.moves
+    )
+
+
+def _mark_automatic(events: list[Event]) -> list[Event]:
+    for event in events:
+        event["automatic"] = True
+    return events
+
+
+def _answer_again(game: LockedGame, first_seq: int, *, take_backs: bool) -> AppendResult:
+    """A retried request's first answer: its event and the automatic ones right after."""
+    rows = list(
+        Move.objects.filter(game_id=game.id, seq__gte=first_seq)
+        .order_by("seq")
+        .values_list("seq", "token", "automatic")
+    )
+    position = _position(game, first_seq - 1)
+    events: list[Event] = []
+    automatic: list[str] = []
+    seq = first_seq
+    for i, (row_seq, move, server) in enumerate(rows):
+        if i and not server:
+            break
+        position, more = advance(position, move, take_backs=take_backs)
+        events += _mark_automatic(more) if server else more
+        if server:
+            automatic.append(move)
+        seq = row_seq
+    token = FINISH if rows[0][2] and rows[0][1] != UNDO else rows[0][1]
+    return AppendResult(
+        game.id,
+        seq,
+        token,
+        events,
+        position.state,
+        True,
+        automatic=tuple(automatic),
+        moves=position.moves,
+    )
 
 
 def _position(game: LockedGame, seq: int) -> Position:
@@ -196,10 +293,16 @@ def _position(game: LockedGame, seq: int) -> Position:
 
 
 def _record(
-    game_id: int, seq: int, token: str, after: Position, now: datetime, client_move_id: str
+    game_id: int,
+    seq: int,
+    token: str,
+    after: Position,
+    now: datetime,
+    client_move_id: str,
+    automatic: bool = False,
 ) -> None:
     """Insert the log row and update the projection, in the caller's transaction."""
-    move_id = insert_move(game_id, seq, token, now, client_move_id)
+    move_id = insert_move(game_id, seq, token, now, client_move_id, automatic)
     state = after.state
     update_projection(
         game_id,
@@ -227,7 +330,7 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
         return False
     after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
     seq = game.last_seq + 1
-    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
+    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}", True)
     return True
 
 

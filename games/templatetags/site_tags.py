@@ -7,8 +7,11 @@ from typing import Final
 
 from django import template
 from django.template.context import Context
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
 
 from games.accounts.selectors import player_for_request
+from games.common.cardnames import card_names
 from games.engine import VARIANTS
 from games.models import Player
 
@@ -20,6 +23,12 @@ def current_player(context: Context) -> Player | None:
     """The visitor's player for the top bar, whichever view rendered the page."""
     request = context.get("request")
     return player_for_request(request) if request is not None else None
+
+
+@register.simple_tag
+def card_names_json() -> SafeString:
+    """Every card's name for the pages' JavaScript (cards.js reads it): one naming function."""
+    return json_script(card_names(), "card-names")
 
 
 @register.filter

@@ -28,7 +28,7 @@ from games.models import Game, Player
 from games.pages.history import player_game, practice_game_unfinished
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
-from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
+from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state
 from games.store.services import MoveRejected, game_append_move
 
@@ -226,4 +226,11 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
         hint = practice_hint(game=found, player=player, state=game_state(game=found))
     except HintRefused as refused:
         return error_response(refused.status, refused.code, refused.message)
-    return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})
+    return JsonResponse(
+        {
+            "type": "hint",
+            "status": hint.status,
+            "move": hint.move,
+            "shown": line_steps(game_state(game=found), hint.shown),
+        }
+    )

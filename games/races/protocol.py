@@ -8,12 +8,13 @@ well-formed `ClientMessage`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from games.common import fields
 from games.common.errors import BadInput
-from games.engine import GameState, finish_line, legal_moves, player_view
+from games.engine import GameState, apply_with_events, finish_line, legal_moves, player_view
 
 MAX_FRAME_BYTES: Final = 4096
 CLIENT_TYPES: Final = frozenset(
@@ -79,6 +80,18 @@ def own_view(state: GameState, seq: int, moves: int | None = None) -> dict[str, 
         "moves": seq if moves is None else moves,
         "finishable": finish_line(state) is not None,
     }
+
+
+def line_steps(state: GameState, line: Sequence[str]) -> list[dict[str, Any]]:
+    """A line of moves as the board plays it: each move's events and the view after it.
+
+    For lines a player may see whole: a hint's shown part, a finished game's analysis.
+    """
+    steps: list[dict[str, Any]] = []
+    for i, move in enumerate(line, start=1):
+        state, events = apply_with_events(state, move)
+        steps.append({"seq": i, "token": move, "events": events, "view": own_view(state, i)})
+    return steps
 
 
 def error(code: str, message: str) -> dict[str, Any]:

@@ -2,14 +2,17 @@
 // desktop and never depend on a font having suit glyphs (emoji fallbacks vary).
 // Suit and ornament shapes live once in a hidden sprite; each card <use>s them.
 
+import { gettext } from "./i18n.js";
+import { capital } from "./format.js";
+
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
 
-const RANK_WORD = {
-  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-  8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
-};
-const SUIT_WORD = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// Card names come from the server (games/common/cardnames.py, rendered into every
+// page as #card-names): one naming function for server messages and the board.
+const NAMES = (() => {
+  try { return JSON.parse(globalThis.document?.getElementById("card-names")?.textContent ?? "{}"); } catch { return {}; }
+})();
 const RANK_INDEX = { T: "10" };
 const SPRITE_ID = "sultan-card-sprite";
 
@@ -37,10 +40,9 @@ export function parseCard(code) {
 
 export const isRed = (code) => code?.[1] === "H" || code?.[1] === "D";
 
-/** "7H" → "Seven of hearts". */
+/** "7H" → "seven of hearts", as a player says it (capital() it to start a sentence). */
 export function cardName(code) {
-  const c = parseCard(code);
-  return c ? `${RANK_WORD[c.rank]} of ${SUIT_WORD[c.suit]}` : "No card";
+  return parseCard(code) ? NAMES[code] ?? code : gettext("no card");
 }
 
 /** The rank as printed in a card's corner ("T" prints as "10"). */
@@ -93,7 +95,7 @@ export function createCardEl(code, { sultan = false } = {}, doc = document) {
   el.className = `sc-card sc-face ${isRed(code) ? "is-red" : "is-black"}${c && c.value >= 11 ? " is-court" : ""}`;
   el.dataset.card = code;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", cardName(code));
+  el.setAttribute("aria-label", capital(cardName(code)));
   if (!c) return el;
   el.innerHTML = `<svg viewBox="0 0 250 350" aria-hidden="true" focusable="false">${corner(c)}<g transform="rotate(180 125 175)">${corner(c)}</g>${centre(c, sultan)}</svg>`;
   if (sultan) el.classList.add("is-sultan-card");

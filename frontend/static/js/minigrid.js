@@ -2,9 +2,9 @@
 // Race views never carry cards (racers share the deal), so this draws counts.
 
 import { ensureSprite, suitSvg } from "./cards.js";
+import { escapeHtml, STATUS_TEXT } from "./format.js";
 
 const SUITS = "DHDSHSCHC";
-const STATUS = { playing: "Playing", won: "Won", lost: "Out of moves", resigned: "Resigned" };
 
 /**
  * renderMiniGrid(element, raceView, { label }) — repaints element in place.
@@ -25,13 +25,12 @@ export function renderMiniGrid(element, race, { label = "" } = {}) {
   });
   const played = race?.cards_played ?? 0;
   const pass = race?.passes_used ?? 1;
-  const summary = `${label ? `${label}: ` : ""}${played} of 95 cards played, pass ${pass} of 3, ${STATUS[status] ?? status}.`;
+  const summary = `${label ? `${label}: ` : ""}${played} of 95 cards played, pass ${pass} of 3, ${STATUS_TEXT[status] ?? status}.`;
   element.setAttribute("role", "img");
   element.setAttribute("aria-label", `${summary} Foundation heights: ${counts.map((n, i) => `${i + 1}: ${n}`).join(", ")}.`);
   element.innerHTML = `${label ? `<div class="sb-mini-name">${escapeHtml(label)}</div>` : ""}<ol class="sb-mini-grid">${cells.join("")}</ol>`
-    + `<div class="sb-mini-meta"><span><b>${played}</b>/95</span><span>Pass ${pass}/3</span>${status === "playing" ? "" : `<span class="sb-mini-status">${STATUS[status] ?? status}</span>`}</div>`
+    + `<div class="sb-mini-meta"><span><b>${played}</b>/95</span><span>Pass ${pass}/3</span>${status === "playing" ? "" : `<span class="sb-mini-status">${STATUS_TEXT[status] ?? status}</span>`}</div>`
     + `<div class="sb-mini-bar" style="--fill:${Math.round((played / 95) * 100)}%"></div>`;
   return element;
 }
 
-const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,17 +3,22 @@
 // came from (measured before the repaint) and where it now stands.
 
 import { cardName } from "../cards.js";
+import { capital } from "../format.js";
+import { gettext, interpolate, ngettext, t } from "../i18n.js";
 import { cardAt } from "./layout.js";
 import { parseLocation } from "./moves.js";
 import { flyFrom, STAGGER } from "./animate.js";
 
-const STATUS_SAY = { won: "You won! All cards are home.", lost: "No moves left. Game over.", resigned: "You resigned." };
+const STATUS_SAY = {
+  won: gettext("You won! All cards are home."),
+  lost: gettext("No moves left. Game over."),
+  resigned: gettext("You resigned."),
+};
 
 const place = (loc) => {
   const { kind, id } = parseLocation(loc);
-  return kind === "foundation" ? `foundation ${id}` : kind === "reserve" ? `slot ${id}` : kind;
+  return kind === "foundation" ? t("foundation %(n)s", { n: id }) : kind === "reserve" ? t("slot %(s)s", { s: id }) : gettext(kind);
 };
-const lower = (code) => cardName(code).toLowerCase();
 
 /** → { flights: Promise[], words: string, won: boolean } */
 export function playEvents(dom, events, before, view) {
@@ -27,14 +32,16 @@ export function playEvents(dom, events, before, view) {
       const node = cardAt(dom, e.to);
       moved.add(node);
       flights.push(flyFrom(node, before[e.from], { delay, turn: e.from === "stock" }));
-      words.push(e.from === "stock" ? `Drew ${lower(e.card)}.` : `${cardName(e.card)} to ${place(e.to)}.`);
+      const card = cardName(e.card);
+      words.push(e.from === "stock" ? t("Drew the %(card)s.", { card })
+        : capital(t("%(card)s to %(place)s.", { card, place: place(e.to) })) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
     } else if (e.type === "refill") {
       flights.push(flyFrom(cardAt(dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-      words.push(`Slot ${e.slot} refilled: ${lower(e.card)}.`);
+      words.push(t("Slot %(s)s refilled: the %(card)s.", { s: e.slot, card: cardName(e.card) }));
     } else if (e.type === "redeal") {
       flights.push(flyFrom(cardAt(dom, "stock"), before.waste, { delay }));
       const left = view.redeals_left;
-      words.push(`Redealt ${e.cards} cards; ${left === 1 ? "1 redeal" : `${left} redeals`} left.`);
+      words.push(interpolate(ngettext("Redealt %(cards)s cards; %(left)s redeal left.", "Redealt %(cards)s cards; %(left)s redeals left.", left), { cards: e.cards, left }, true));
     } else if (e.type === "status") {
       words.push(STATUS_SAY[e.status] ?? "");
       won = e.status === "won";

@@ -4,10 +4,18 @@
 
 import { createCardEl, createBackEl, createOrnamentEl, cardName, suitSvg } from "../cards.js";
 import { SLOT_LETTERS, SULTAN, foundationHeight, cardBelow } from "./moves.js";
+import { gettext, interpolate, ngettext, t } from "../i18n.js";
 
 const FOUNDATION_SUITS = "DHDSHSCHC"; // the layout's kings (and the ace of hearts), in reading order
 const WASTE_FAN = 3; // how many waste cards show; only the top one plays
-const STATUS_TEXT = { playing: "", won: "Won — the Sultan is surrounded", lost: "No moves left", resigned: "Resigned" };
+// The board's own banner: the win says more than the status word (format.js STATUS_TEXT).
+const STATUS_TEXT = {
+  playing: "",
+  won: gettext("Won — the Sultan is surrounded"),
+  lost: gettext("No moves left"),
+  resigned: gettext("Resigned"),
+  timeout: gettext("Time ran out"),
+};
 
 const el = (tag, className, attrs = {}) => {
   const node = document.createElement(tag);
@@ -124,11 +132,12 @@ export function paintView(dom, view) {
     c.wrap.classList.toggle("is-complete", done);
     c.wrap.dataset.depth = String(h.count < 2 ? 1 : h.count < 5 ? 2 : h.count < 10 ? 3 : 4);
     if (n === SULTAN) {
-      c.spot.setAttribute("aria-label", `Foundation 5, the Sultan: ${cardName(top)}. Takes no cards.`);
+      c.spot.setAttribute("aria-label", t("Foundation 5, the Sultan: the %(card)s. Takes no cards.", { card: cardName(top) }));
       return;
     }
     c.caption.innerHTML = `<kbd>${n}</kbd>${suitSvg(FOUNDATION_SUITS[i])}<span class="sb-height${done ? " is-done" : ""}">${done ? "✓" : `${h.count}/${h.max}`}</span>`;
-    c.spot.setAttribute("aria-label", `Foundation ${n}: ${cardName(top)}, ${done ? "complete" : `${h.count} of ${h.max} cards`}`);
+    c.spot.setAttribute("aria-label", done ? t("Foundation %(n)s: the %(card)s, complete", { n, card: cardName(top) })
+      : t("Foundation %(n)s: the %(card)s, %(count)s of %(max)s cards", { n, card: cardName(top), count: h.count, max: h.max }));
   });
 
   dom.slots.forEach((c, i) => {
@@ -139,7 +148,7 @@ export function paintView(dom, view) {
     else c.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
     c.spot.querySelector(".sb-empty")?.append(letter);
     c.wrap.classList.toggle("is-empty", !code);
-    c.spot.setAttribute("aria-label", `Slot ${letter}: ${code ? cardName(code) : "empty"}`);
+    c.spot.setAttribute("aria-label", code ? t("Slot %(s)s: the %(card)s", { s: letter, card: cardName(code) }) : t("Slot %(s)s: empty", { s: letter }));
   });
 
   const s = dom.stock;
@@ -191,7 +200,7 @@ function paintWaste(dom, waste) {
   else w.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
   w.wrap.classList.toggle("is-empty", !top);
   w.caption.innerHTML = `<kbd>w</kbd><span>${waste.length ? `${waste.length} in waste` : "Waste"}</span>`;
-  w.spot.setAttribute("aria-label", top ? `Waste: ${cardName(top)} on top, ${waste.length} card${waste.length === 1 ? "" : "s"}` : "Waste: empty");
+  w.spot.setAttribute("aria-label", top ? interpolate(ngettext("Waste: the %(card)s on top, %(n)s card", "Waste: the %(card)s on top, %(n)s cards", waste.length), { card: cardName(top), n: waste.length }, true) : gettext("Waste: empty"));
 }
 
 /** Screen-space rectangles of the places an event can name, taken before a repaint. */

@@ -12,7 +12,7 @@ import { OpponentsView } from "../race/opponents.js";
 import { PlayView } from "../race/play.js";
 import { ResultsView } from "../race/results.js";
 import { byId, show } from "../race/dom.js";
-import { RESULT_LABEL, ordinal } from "../race/format.js";
+import { STATUS_TEXT, ordinal } from "../format.js";
 
 const TICK_MS = 200;
 
@@ -132,7 +132,7 @@ function announcePhase(now) {
     said.say("phase", state.isRacer ? "Go! Space draws a card." : "The race is on.");
   } else if (phase === "finished" && state.results) {
     const mine = state.results.find((r) => r.player === state.me);
-    const who = mine ? ` You finished ${ordinal(mine.rank)} of ${state.results.length}: ${RESULT_LABEL[mine.status] ?? mine.status}.` : "";
+    const who = mine ? ` You finished ${ordinal(mine.rank)} of ${state.results.length}: ${STATUS_TEXT[mine.status] ?? mine.status}.` : "";
     said.say("phase", `The race is over.${who}`);
   }
 }

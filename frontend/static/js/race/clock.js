@@ -4,7 +4,7 @@
 // to the same moment as everyone else.
 
 import { byId, show } from "./dom.js";
-import { clockText, parseTime } from "./format.js";
+import { clockText, parseTime } from "../format.js";
 
 export class ServerClock {
   #offset = 0; // server time minus local time, in ms

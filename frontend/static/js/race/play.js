@@ -3,7 +3,7 @@
 // each with a fresh id and the seq we last heard) and hands the server's
 // answer back to the board. The board only ever shows the server's views.
 
-import { createBoard } from "/static/js/board.js";
+import { createBoard } from "../board.js";
 import { byId, show } from "./dom.js";
 
 const NOTE = {

@@ -2,12 +2,11 @@
 // a chart of cards played over time for everyone, and the final standings.
 
 import { renderMiniGrid } from "../board.js";
-import { clock, STATUS_TEXT } from "../format.js";
+import { clock, escapeHtml, STATUS_TEXT } from "../format.js";
 
 const COLORS = ["#7fd1b9", "#f49c8c", "#9db8ff", "#e2a6f2", "#f2c48d", "#a6e3a1", "#c9d1d9", "#ffb3d1"];
 const THIS = "#f6dd8f";
 const SVG = "http://www.w3.org/2000/svg";
-const escape = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The racer's race view at time t: the last frame at or before it. */
 export function frameAt(racer, t) {
@@ -120,7 +119,7 @@ export function createChart(host, legend, racers, focus) {
     }
   }
 
-  legend.innerHTML = racers.map((r) => `<li><span class="swatch" style="--c:${palette.get(r.game)}"></span>${escape(r.nickname)}${r.game === focus ? " (this game)" : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
+  legend.innerHTML = racers.map((r) => `<li><span class="swatch" style="--c:${palette.get(r.game)}"></span>${escapeHtml(r.nickname)}${r.game === focus ? " (this game)" : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
   draw();
   new ResizeObserver(() => draw()).observe(host);
   return { setTime };
@@ -131,7 +130,7 @@ export function fillResults(table, results, focus) {
   const body = table.tBodies[0];
   body.innerHTML = (results ?? []).map((r) => `<tr>
     <td data-label="Rank">${r.rank}</td>
-    <td data-label="Racer">${escape(r.nickname)}</td>
+    <td data-label="Racer">${escapeHtml(r.nickname)}</td>
     <td data-label="Result"><span class="pill pill-${r.status}">${STATUS_TEXT[r.status] ?? r.status}</span></td>
     <td data-label="Cards" class="num">${r.cards_played}/95</td>
     <td data-label="Time" class="num">${r.time_ms == null ? "—" : clock(r.time_ms)}</td>

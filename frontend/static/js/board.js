@@ -166,6 +166,8 @@ export class Board {
   showMessage(text, ms = TOAST_MS) {
     if (!this.#dom || !text) return;
     const t = this.#dom.toast;
+    // Just above the footer: its Undo button must stay visible and pressable.
+    t.style.bottom = `${this.#dom.footer.offsetHeight + 8}px`;
     t.textContent = text;
     t.classList.add("is-shown");
     clearTimeout(this.#toastTimer);

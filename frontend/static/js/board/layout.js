@@ -88,6 +88,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
   Object.assign(dom, { stock, waste });
 
   const footer = el("div", "sb-footer");
+  dom.footer = footer;
   dom.played = el("span", "sb-stat");
   dom.pass = el("span", "sb-stat");
   dom.status = el("span", "sb-status", { hidden: "" });

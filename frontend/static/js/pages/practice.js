@@ -5,6 +5,9 @@
 import { createBoard } from "../board.js";
 import { api, moveId } from "../api.js";
 import { clock, plural } from "../format.js";
+import { gettext, t } from "../i18n.js";
+import { bindToggle, pref } from "../prefs.js";
+import { createLineWatch } from "../linewatch.js";
 
 const root = document.getElementById("practice");
 const $ = (id) => document.getElementById(id);
@@ -25,11 +28,19 @@ const els = {
   resultAgain: $("result-again"),
   error: $("practice-error"),
   copy: $("copy-link"),
+  finish: $("finish"),
+  showHow: $("show-how"),
+  automatic: $("pref-automatic"),
+  sounds: $("pref-sounds"),
+  lineBar: $("line-bar"),
 };
 const RETRIES = 2;
 
 let board = null;
-let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url
+let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url; null until the first move
+let creating = null; // the first move's request for a game, while it is on its way
+let shown = []; // the last hint's line, played out as far as it shows only seen cards
+let watch = null;
 let skew = 0; // the server's clock minus ours, so the clock agrees with the server
 let ticker = 0;
 let inFlight = false; // one request at a time keeps every move's seq right
@@ -40,10 +51,11 @@ async function start() {
   showError(null);
   els.result.hidden = true;
   const { deal, variant } = root.dataset;
-  const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
+  // Opening the page writes nothing: the game is made with its first move (createGame).
+  const answer = await api("/api/practice", { method: "POST", body: { deal, variant, create: false } });
   if (!answer.ok) {
     els.loading.textContent = "";
-    showError(answer.data?.message ?? "The game could not be dealt.", true);
+    showError(answer.data?.message ?? gettext("The game could not be dealt."), true);
     return;
   }
   const { view, resumed, player } = answer.data;
@@ -53,14 +65,27 @@ async function start() {
   board.setInteractive(true);
   board.render(view);
   showStats(view);
+  els.resign.disabled = !game;
+  els.hint.disabled = view.status !== "playing";
+  if (resumed && view.seq > 0) board.showMessage(t("Welcome back: your game on deal %(deal)s, as you left it.", { deal: root.dataset.deal }));
+  if (player?.guest) markGuest(player.nickname);
+}
+
+/** The first move makes the game (and, for a new visitor, the guest who plays it). */
+async function createGame() {
+  const { deal, variant } = root.dataset;
+  const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
+  if (!answer.ok) return answer;
+  adopt(answer.data.game);
   els.resign.disabled = false;
   els.hint.disabled = false;
-  if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`);
-  if (player?.guest) markGuest(player.nickname);
+  if (answer.data.player?.guest) markGuest(answer.data.player.nickname);
+  return answer;
 }
 
 function adopt(info) {
   game = info;
+  if (!info) { els.clock.textContent = clock(0); return; }
   skew = Date.parse(info.server_time) - Date.now();
   clearInterval(ticker);
   tick();
@@ -78,15 +103,29 @@ function tick() {
 }
 
 function showStats(view) {
-  els.moves.textContent = String(view.seq);
+  // The moves on the board: an undo takes one off, it does not add one.
+  els.moves.textContent = String(view.moves ?? view.seq);
+  root.dataset.seq = String(view.seq); // the log's length, for whoever needs to wait on it
   els.cards.textContent = String(view.cards_played);
+  els.finish.hidden = !(view.finishable && view.status === "playing");
 }
 
+// The board sends one intention at a time and queues the rest, so every one is answered.
 async function intent(token) {
-  if (!game) return;
   if (inFlight) {
-    board.reject(token, "One moment: your last move is still on its way.");
+    board.reject(token, gettext("One moment: your last move is still on its way."));
     return;
+  }
+  if (!game) {
+    inFlight = true;
+    creating ??= createGame();
+    const made = await creating;
+    creating = null;
+    inFlight = false;
+    if (!made.ok) {
+      board.reject(token, made.data?.message ?? gettext("The game could not be started."));
+      return;
+    }
   }
   const answer = await post(token);
   await answered(token, answer);
@@ -99,7 +138,8 @@ async function post(token) {
   const seq = board.view.seq;
   try {
     for (let attempt = 0; ; attempt++) {
-      const answer = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { token, id, seq } });
+      const automatic = pref("automatic");
+      const answer = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { token, id, seq, automatic } });
       // A retry with the same id is safe: the server stores the move at most once.
       if (answer.status !== 0 || attempt >= RETRIES) return answer;
       await sleep(700 * (attempt + 1));
@@ -115,21 +155,22 @@ async function answered(token, answer) {
     return;
   }
   if (answer.status === 409) {
-    board.reject(token, "This game moved on in another tab. Here is where it stands now.");
+    board.reject(token, gettext("This game moved on in another tab. Here is where it stands now."));
     await resync();
     return;
   }
-  board.reject(token, answer.data?.message ?? "That move was refused.");
+  board.reject(token, answer.data?.message ?? gettext("That move was refused."));
 }
 
 async function acknowledged(ack) {
+  hideShowHow();
+  showStats(ack.view);
   if (ack.events.some((e) => e.type === "undo")) {
     board.render(ack.view);
-    board.announce("Move taken back.");
+    board.announce(gettext("Move taken back."));
   } else {
     await board.applyAck(ack.events, ack.view);
   }
-  showStats(ack.view);
   if (ack.view.status !== "playing") await finished(ack.view);
 }
 
@@ -137,6 +178,7 @@ async function resync() {
   const answer = await api(`/api/games/${game.id}`);
   if (!answer.ok) return;
   adopt(answer.data.game);
+  hideShowHow();
   board.render(answer.data.view);
   showStats(answer.data.view);
   if (answer.data.view.status !== "playing") await finished(answer.data.view);
@@ -146,16 +188,18 @@ async function finished(view) {
   clearInterval(ticker);
   els.resign.disabled = true;
   els.hint.disabled = true;
+  els.finish.hidden = true;
   board.setInteractive(false);
   const answer = await api(`/api/games/${game.id}`);
   if (answer.ok) adopt(answer.data.game);
   const time = clock(elapsed());
   const cards = view.cards_played;
+  const moves = view.moves ?? view.seq;
   const words = {
-    won: ["The Sultan is surrounded!", `All 95 cards home in ${time}, with ${plural(view.seq, "move")}.`],
-    lost: ["No moves left", `You brought ${cards} of 95 cards home in ${time}. Watch the replay to see where it slipped away.`],
-    resigned: ["You resigned", `${cards} of 95 cards were home after ${time}.`],
-  }[view.status] ?? ["Game over", `${cards} of 95 cards home.`];
+    won: [gettext("The Sultan is surrounded!"), t("All 95 cards home in %(time)s, with %(moves)s.", { time, moves: plural(moves, "%s move", "%s moves") })],
+    lost: [gettext("No moves left"), t("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away.", { cards, time })],
+    resigned: [gettext("You resigned"), t("%(cards)s of 95 cards were home after %(time)s.", { cards, time })],
+  }[view.status] ?? [gettext("Game over"), t("%(cards)s of 95 cards home.", { cards })];
   els.resultTitle.textContent = words[0];
   els.resultText.textContent = words[1];
   els.result.dataset.status = view.status;
@@ -198,7 +242,8 @@ function markGuest(nickname) {
 
 els.resign.addEventListener("click", () => {
   if (!game || !board?.view || board.view.status !== "playing") return;
-  els.dialogText.textContent = `The game ends now with ${plural(board.view.cards_played, "card")} home. You can watch its replay, or play the deal again from the start.`;
+  const home = plural(board.view.cards_played, "%s card", "%s cards");
+  els.dialogText.textContent = t("The game ends now with %(home)s home. You can watch its replay, or play the deal again from the start.", { home });
   els.dialog.returnValue = "";
   els.dialog.showModal();
 });
@@ -225,7 +270,8 @@ els.dialog.addEventListener("close", () => {
 
 // A hint is the solver's next move of a winning line; it may take a moment, or find none.
 async function askHint() {
-  if (!game || !board?.view || board.view.status !== "playing" || els.hint.disabled) return;
+  if (!board?.view || board.view.status !== "playing" || els.hint.disabled) return;
+  if (!game && !(await createGame()).ok) return; // asking for a hint starts the game
   els.hint.disabled = true;
   els.hint.textContent = "Thinking…";
   const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
@@ -236,21 +282,52 @@ async function askHint() {
     return;
   }
   const { status, move } = answer.data;
-  const text = status === "won" ? `Hint: ${describe(move)} — it leads to a win.`
-    : status === "lost" ? "No winning line from here, whatever you play."
-    : "The solver could not decide in time: no hint.";
+  const text = status === "won" ? t("Hint: %(move)s — it leads to a win.", { move: describe(move) })
+    : status === "lost" ? gettext("No winning line from here, whatever you play.")
+    : gettext("The solver could not decide in time: no hint.");
   board.showMessage(text, 5000);
   if (status === "won") board.point(move);
+  shown = answer.data.shown ?? [];
+  els.showHow.hidden = !shown.length;
+}
+
+function hideShowHow() {
+  shown = [];
+  els.showHow.hidden = true;
+  watch?.close();
+}
+
+// "Show me how": the hint's line on the board, as far as it goes with cards already seen.
+function showHow() {
+  if (!shown.length || !board) return;
+  const mine = board.view;
+  watch = createLineWatch({
+    board,
+    bar: els.lineBar,
+    start: mine,
+    steps: shown,
+    label: gettext("The solver's line from here"),
+    more: gettext("The line goes on with a card you have not seen yet."),
+    back: () => {
+      board.render(mine);
+      board.setInteractive(mine.status === "playing");
+      watch = null;
+    },
+  });
 }
 
 function describe(token) {
-  if (token === "draw") return "draw a card";
-  if (token === "redeal") return "redeal";
-  const from = token[0] === "w" ? "the waste" : `slot ${token[0]}`;
-  return /[a-h]/.test(token[1]) ? `${from} to slot ${token[1]}` : `${from} to foundation ${token[1]}`;
+  if (token === "draw") return gettext("draw a card");
+  if (token === "redeal") return gettext("redeal");
+  const from = token[0] === "w" ? gettext("the waste") : t("slot %(s)s", { s: token[0] });
+  return /[a-h]/.test(token[1]) ? t("%(from)s to slot %(s)s", { from, s: token[1] }) : t("%(from)s to foundation %(n)s", { from, n: token[1] });
 }
 
 els.hint.addEventListener("click", askHint);
+els.showHow.addEventListener("click", showHow);
+els.finish.addEventListener("click", () => board?.finish());
+bindToggle(els.automatic, "automatic");
+bindToggle(els.sounds, "sounds");
 document.addEventListener("keydown", (event) => {
   if (event.key === "?" && !event.ctrlKey && !event.metaKey && !event.altKey && !(event.target instanceof HTMLInputElement)) askHint();
 });
@@ -270,10 +347,10 @@ els.copy.addEventListener("click", async () => {
   } catch {
     copied = false;
   }
-  label.textContent = copied ? "Copied!" : "Copy failed";
-  board?.announce(copied ? "Link to this deal copied." : `Copy this link: ${url}`);
+  label.textContent = copied ? gettext("Copied!") : gettext("Copy failed");
+  board?.announce(copied ? gettext("Link to this deal copied.") : t("Copy this link: %(url)s", { url }));
   if (!copied) board?.showMessage(url, 6000);
-  setTimeout(() => { label.textContent = "Copy link"; }, 2000);
+  setTimeout(() => { label.textContent = gettext("Copy link"); }, 2000);
 });
 
 start();

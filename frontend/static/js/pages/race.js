@@ -13,6 +13,7 @@ import { PlayView } from "../race/play.js";
 import { ResultsView } from "../race/results.js";
 import { byId, show } from "../race/dom.js";
 import { STATUS_TEXT, ordinal } from "../format.js";
+import { bindToggle } from "../prefs.js";
 
 const TICK_MS = 200;
 
@@ -167,3 +168,5 @@ setInterval(() => {
 
 window.addEventListener("resize", fitBoard);
 socket.open();
+
+bindToggle(document.getElementById("pref-sounds"), "sounds");

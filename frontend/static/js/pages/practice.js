@@ -116,6 +116,10 @@ async function intent(token) {
     board.reject(token, gettext("One moment: your last move is still on its way."));
     return;
   }
+  if (!game && (token === "undo" || token === "resign" || token === "finish")) {
+    board.reject(token, gettext("Nothing to take back: this deal has no moves yet."));
+    return;
+  }
   if (!game) {
     inFlight = true;
     creating ??= createGame();

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.engine import apply, finish_line, new_game
 from games.engine.solver.greedy import greedy_move
+from tests.browser.plans import open_board, wait_seq
 from tests.races.helpers import SEED as LOST_SEED
 from tests.races.helpers import VARIANT as LOST_VARIANT
 from tests.races.helpers import careless_policy, recorded_game
@@ -23,18 +24,10 @@ SHOW_DEAL = 8
 
 
 def _open(new_page: Any, path: str, size: tuple[int, int] = (1280, 800), **options: Any) -> Any:
-    page = new_page(*size, **options)
-    page.goto(path)
-    page.wait_for_selector(".sultan-board .sb-table")
-    return page
+    return open_board(new_page, path, *size, **options)
 
 
-def _wait_seq(page: Any, seq: int) -> None:
-    page.wait_for_function(
-        "n => document.getElementById('practice').dataset.seq === String(n)"
-        " && !document.querySelector('.sultan-board .is-pending')",
-        arg=seq,
-    )
+_wait_seq = wait_seq
 
 
 def _post_moves(page: Any, deal: int, variant: str, tokens: list[str]) -> int:
@@ -179,6 +172,16 @@ def test_finish_plays_the_game_out(new_page, shot):
     page.wait_for_selector("#finish:not([hidden])")
     shot(page, "practice-finish-offered")
     page.click("#finish")
+    # Played out card by card; Escape skips to the end at once.
+    page.wait_for_function(
+        "() => document.querySelector('.sultan-board').getAnimations({subtree: true}).length > 3"
+    )
+    page.keyboard.press("Escape")
+    running = page.evaluate(
+        "() => document.querySelector('.sultan-board').getAnimations({subtree: true})"
+        ".filter(a => a.playState === 'running').length"
+    )
+    assert running == 0
     page.wait_for_selector("#result:not([hidden])")
     assert page.get_attribute(".sultan-board", "data-status") == "won"
     assert page.inner_text("#stat-cards") == "95"

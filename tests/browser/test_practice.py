@@ -5,24 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import apply, new_game
-from tests.browser.plans import foundation_plan
+from tests.browser.plans import foundation_plan, open_board, wait_seq
 from tests.pages.helpers import winning_log
 
 
 def _open(new_page: Any, deal: int, width: int = 1280, height: int = 800) -> Any:
-    page = new_page(width, height)
-    page.goto(f"/practice/{deal}/")
-    page.wait_for_selector(".sultan-board .sb-table")
-    return page
+    return open_board(new_page, f"/practice/{deal}/", width, height)
 
 
-def _wait_moves(page: Any, count: int) -> None:
-    """Wait until the log holds `count` events (undos too) and nothing is on its way."""
-    page.wait_for_function(
-        "n => document.getElementById('practice').dataset.seq === String(n)"
-        " && !document.querySelector('.sultan-board .is-pending')",
-        arg=count,
-    )
+_wait_moves = wait_seq
 
 
 def _spot(token_source: str) -> str:

@@ -67,6 +67,10 @@ export class Board {
       drop: (s, spot, ghost, origin) => this.#dragDrop(s, spot, ghost, origin),
     });
     this.#on(element, "click", (e) => this.#onClick(e));
+    // A long animation (Finish, a run of automatic moves) is skipped by a click on
+    // the table or Escape, even once the game is over and the board takes no moves.
+    this.#on(element, "pointerdown", () => settle(this.root));
+    this.#on(element.ownerDocument, "keydown", (e) => { if (e.key === "Escape") settle(this.root); });
     this.#on(element.ownerDocument, "pointerdown", (e) => this.#onOutsidePointer(e), true);
     {
       // keys: false still lets a focused board be played; it just stops listening page-wide.

@@ -8,32 +8,18 @@ import { clock, plural } from "../format.js";
 import { gettext, t } from "../i18n.js";
 import { bindToggle, pref } from "../prefs.js";
 import { createLineWatch } from "../linewatch.js";
+import { byIds } from "../dom.js";
 
 const root = document.getElementById("practice");
-const $ = (id) => document.getElementById(id);
-const els = {
-  host: $("practice-board"),
-  loading: $("board-loading"),
-  moves: $("stat-moves"),
-  cards: $("stat-cards"),
-  clock: $("stat-clock"),
-  resign: $("resign"),
-  hint: $("hint"),
-  dialog: $("resign-dialog"),
-  dialogText: $("resign-text"),
-  result: $("result"),
-  resultTitle: $("result-title"),
-  resultText: $("result-text"),
-  resultReplay: $("result-replay"),
-  resultAgain: $("result-again"),
-  error: $("practice-error"),
-  copy: $("copy-link"),
-  finish: $("finish"),
-  showHow: $("show-how"),
-  automatic: $("pref-automatic"),
-  sounds: $("pref-sounds"),
-  lineBar: $("line-bar"),
-};
+const els = byIds({
+  host: "practice-board", loading: "board-loading", error: "practice-error", copy: "copy-link",
+  moves: "stat-moves", cards: "stat-cards", clock: "stat-clock",
+  resign: "resign", hint: "hint", finish: "finish", showHow: "show-how", lineBar: "line-bar",
+  dialog: "resign-dialog", dialogText: "resign-text",
+  result: "result", resultTitle: "result-title", resultText: "result-text",
+  resultReplay: "result-replay", resultAgain: "result-again",
+  automatic: "pref-automatic", sounds: "pref-sounds",
+});
 const RETRIES = 2;
 
 let board = null;

@@ -7,24 +7,17 @@ import { api } from "../api.js";
 import { clock } from "../format.js";
 import { createMoveList } from "../replay/moves.js";
 import { createLineWatch } from "../linewatch.js";
+import { byIds } from "../dom.js";
 import { gettext, t } from "../i18n.js";
 import { createChart, createRacers, fillResults } from "../replay/race.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
-const els = {
-  host: $("replay-board"),
-  loading: $("board-loading"),
-  scrubber: $("scrubber"),
-  move: $("pos-move"),
-  total: $("pos-total"),
-  token: $("pos-token"),
-  time: $("pos-time"),
-  play: $("play"),
-  speed: $("speed"),
-  error: $("replay-error"),
-  position: $("position"),
-};
+const els = byIds({
+  host: "replay-board", loading: "board-loading", error: "replay-error",
+  scrubber: "scrubber", position: "position", move: "pos-move", total: "pos-total",
+  token: "pos-token", time: "pos-time", play: "play", speed: "speed",
+});
 const MIN_GAP = 120; // ms: even at real pace, two moves never blur into one
 
 let steps = [];

@@ -261,3 +261,25 @@ def test_an_unknown_race_link_shows_the_sites_page_and_the_site_has_an_icon(new_
     icon = page.evaluate("fetch('/favicon.ico').then(r => [r.status, r.url])")
     assert icon[0] == 200
     assert icon[1].endswith(".svg")
+
+
+def test_in_a_race_with_automatic_moves_every_racer_gets_them(live, new_page, shot):
+    from playwright.sync_api import expect
+
+    from tests.browser.racing import WAIT, board, start_race, wait_until_racing
+
+    alice, bob = new_page(), new_page()
+    start_race(live, alice, bob, variant="pysolfc", deal=AUTO_DEAL, automatic_moves="on")
+    for page in (alice, bob):
+        expect(page.locator("#race-automatic-label")).to_have_text("Automatic moves on")
+        wait_until_racing(page)
+    # bob never asked for them: the race decides. His draw brings two aces up by themselves.
+    bob.keyboard.press("Space")
+    played = board(bob).locator(".sb-footer .sb-stat").first
+    expect(played).to_contain_text("2/95", timeout=WAIT)
+    expect(
+        board(bob).locator('[data-foundation="7"] .sb-spot .sc-card').last
+    ).to_have_attribute("data-card", "AC")
+    shot(bob, "race-automatic-moves")
+    assert bob.js_errors == []
+    assert alice.js_errors == []

@@ -19,6 +19,7 @@ from typing import Final
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.common.cardnames import name_cards
 from games.common.errors import Refused
@@ -221,7 +222,9 @@ def _append_locked(
     if token == FINISH:
         line = finish_moves(position.state)
         if not line:
-            raise MoveRejected("illegal", "finish: moves remain that are yours to choose", current)
+            raise MoveRejected(
+                "illegal", gettext("Moves remain that are yours to choose: no Finish yet"), current
+            )
         planned = [(move, True) for move in line]
     elif token == UNDO and take_backs and automatic_moves:
         planned += [(UNDO, True)] * (undos_for(game_id) - 1)

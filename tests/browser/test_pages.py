@@ -125,7 +125,7 @@ def test_the_account_pages(new_page, shot, name):
     assert page.js_errors == []
 
 
-def test_a_guest_signs_up_and_keeps_the_game(new_page):
+def test_a_guest_signs_up_and_keeps_the_game(new_page, shot):
     page = new_page()
     game_id = play_and_resign(page, 7070, ["draw"])
     page.goto("/accounts/signup/")
@@ -135,6 +135,8 @@ def test_a_guest_signs_up_and_keeps_the_game(new_page):
     page.click("button[type=submit]")
     page.wait_for_url("**/")
     assert "nasreddin" in page.inner_text(".account")
+    assert "Welcome to Sultan, nasreddin!" in page.inner_text(".site-messages")
+    shot(page, "signed-up-welcome")
     page.goto("/history/")
     assert page.locator(f'a[href="/games/{game_id}/replay/"]').count() == 1
 

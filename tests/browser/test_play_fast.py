@@ -277,9 +277,28 @@ def test_in_a_race_with_automatic_moves_every_racer_gets_them(live, new_page, sh
     bob.keyboard.press("Space")
     played = board(bob).locator(".sb-footer .sb-stat").first
     expect(played).to_contain_text("2/95", timeout=WAIT)
-    expect(
-        board(bob).locator('[data-foundation="7"] .sb-spot .sc-card').last
-    ).to_have_attribute("data-card", "AC")
+    expect(board(bob).locator('[data-foundation="7"] .sb-spot .sc-card').last).to_have_attribute(
+        "data-card", "AC"
+    )
     shot(bob, "race-automatic-moves")
     assert bob.js_errors == []
     assert alice.js_errors == []
+
+
+def test_a_double_click_on_a_card_with_one_place_to_go_plays_it_once(new_page):
+    from tests.browser.racing import DEAL  # sultan: slot a is 2H, for foundation 2 only
+
+    page = _open(new_page, f"/practice/{DEAL}/")
+    page.dblclick('[data-slot="a"] .sb-spot')
+    page.keyboard.press("Space")  # queued behind whatever the double-click sent
+    page.wait_for_function(
+        "() => document.querySelectorAll('.sb-waste .sb-spot .sc-card').length === 1"
+        " && !document.querySelector('.sultan-board .is-pending')"
+    )
+    # The first click played the two of hearts; the second did nothing more.
+    assert page.get_attribute("#practice", "data-seq") == "2"
+    assert (
+        page.locator('[data-foundation="2"] .sb-spot .sc-card').last.get_attribute("data-card")
+        == "2H"
+    )
+    assert page.js_errors == []

@@ -283,7 +283,7 @@ export class Board {
     const card = sourceCard(source, this.#view);
     if (!card) {
       this.#select(null);
-      if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : t("Slot %(s)s is empty", { s: source }));
+      if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : t(gettext("Slot %(s)s is empty"), { s: source }));
       return false;
     }
     if (this.#selection === source && !viaKey) { this.#select(null); return false; }
@@ -291,13 +291,13 @@ export class Board {
     if (!dests.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(capital(t("The %(card)s has no move now", { card: cardName(card) })));
+      this.showMessage(capital(t(gettext("The %(card)s has no move now"), { card: cardName(card) })));
       return false;
     }
     if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return true; }
     this.#select(source);
-    const where = dests.map((d) => (d.kind === "foundation" ? t("foundation %(n)s", { n: d.id }) : t("slot %(s)s", { s: d.id })));
-    this.announce(t("The %(card)s selected: %(where)s.", { card: cardName(card), where: where.join(gettext(" or ")) }));
+    const where = dests.map((d) => (d.kind === "foundation" ? t(gettext("foundation %(n)s"), { n: d.id }) : t(gettext("slot %(s)s"), { s: d.id })));
+    this.announce(t(gettext("The %(card)s selected: %(where)s."), { card: cardName(card), where: where.join(gettext(" or ")) }));
     return false;
   }
 
@@ -315,7 +315,7 @@ export class Board {
     if (!homes.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(capital(t("The %(card)s can't go to a foundation now", { card: cardName(card) })));
+      this.showMessage(capital(t(gettext("The %(card)s can't go to a foundation now"), { card: cardName(card) })));
       return false;
     }
     this.#send(homes[0].token, source);
@@ -350,7 +350,7 @@ export class Board {
     // No selection: play the one card that can go there, if there is exactly one.
     const options = tokensTo(n, legal);
     if (options.length === 1) this.#send(options[0], options[0][0]);
-    else this.showMessage(options.length ? t("Several cards can go to foundation %(n)s: pick one first", { n }) : t("Nothing can go to foundation %(n)s now", { n }));
+    else this.showMessage(options.length ? t(gettext("Several cards can go to foundation %(n)s: pick one first"), { n }) : t(gettext("Nothing can go to foundation %(n)s now"), { n }));
   }
 
   #stock() {

@@ -17,10 +17,10 @@ export function clock(ms) {
 export const clockText = (ms) => clock(Math.ceil(Math.max(0, ms) / 1000) * 1000);
 
 /**
- * "1 move", "2 moves": `one` and `many` are ngettext's two forms, each holding %s.
- * plural(n, "%s move", "%s moves")
+ * "1 move", "2 moves": the number put into ngettext's form for it, which holds %s.
+ * plural(n, ngettext("%s move", "%s moves", n)) (ngettext at the call site: makemessages finds it)
  */
-export const plural = (n, one, many) => interpolate(ngettext(one, many, n), [n]);
+export const plural = (n, form) => interpolate(form, [n]);
 
 /** A game's status in words: the same table as the server's (site_tags.STATUS_LABELS). */
 export const STATUS_TEXT = {
@@ -60,8 +60,8 @@ export function durationWords(ms) {
   const m = Math.floor(total / 60);
   const s = total % 60;
   const parts = [];
-  if (m) parts.push(plural(m, "%s minute", "%s minutes"));
-  if (s || !m) parts.push(plural(s, "%s second", "%s seconds"));
+  if (m) parts.push(plural(m, ngettext("%s minute", "%s minutes", m)));
+  if (s || !m) parts.push(plural(s, ngettext("%s second", "%s seconds", s)));
   return parts.join(" ");
 }
 

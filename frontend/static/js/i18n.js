@@ -7,5 +7,8 @@ export const interpolate = globalThis.interpolate ?? ((fmt, obj, named) => (name
   ? fmt.replace(/%\((\w+)\)s/g, (_, key) => String(obj[key]))
   : (() => { let i = 0; return fmt.replace(/%s/g, () => String(obj[i++])); })()));
 
-/** gettext with named values: t("%(n)s cards", {n: 3}). */
-export const t = (text, values = null) => (values ? interpolate(gettext(text), values, true) : gettext(text));
+/**
+ * A translated text with its named values: t(gettext("%(n)s cards"), {n: 3}).
+ * The gettext call stays at the call site, where makemessages finds the text.
+ */
+export const t = (translated, values = null) => (values ? interpolate(translated, values, true) : translated);

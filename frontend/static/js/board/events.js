@@ -17,7 +17,8 @@ const STATUS_SAY = {
 
 const place = (loc) => {
   const { kind, id } = parseLocation(loc);
-  return kind === "foundation" ? t("foundation %(n)s", { n: id }) : kind === "reserve" ? t("slot %(s)s", { s: id }) : gettext(kind);
+  return kind === "foundation" ? t(gettext("foundation %(n)s"), { n: id }) : kind === "reserve" ? t(gettext("slot %(s)s"), { s: id })
+    : kind === "waste" ? gettext("the waste") : kind === "stock" ? gettext("the stock") : kind;
 };
 
 /** → { flights: Promise[], words: string, won: boolean } */
@@ -33,11 +34,11 @@ export function playEvents(dom, events, before, view) {
       moved.add(node);
       flights.push(flyFrom(node, before[e.from], { delay, turn: e.from === "stock" }));
       const card = cardName(e.card);
-      words.push(e.from === "stock" ? t("Drew the %(card)s.", { card })
-        : capital(t("%(card)s to %(place)s.", { card, place: place(e.to) })) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
+      words.push(e.from === "stock" ? t(gettext("Drew the %(card)s."), { card })
+        : capital(t(gettext("%(card)s to %(place)s."), { card, place: place(e.to) })) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
     } else if (e.type === "refill") {
       flights.push(flyFrom(cardAt(dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-      words.push(t("Slot %(s)s refilled: the %(card)s.", { s: e.slot, card: cardName(e.card) }));
+      words.push(t(gettext("Slot %(s)s refilled: the %(card)s."), { s: e.slot, card: cardName(e.card) }));
     } else if (e.type === "redeal") {
       flights.push(flyFrom(cardAt(dom, "stock"), before.waste, { delay }));
       const left = view.redeals_left;

@@ -133,12 +133,12 @@ export function paintView(dom, view) {
     c.wrap.classList.toggle("is-complete", done);
     c.wrap.dataset.depth = String(h.count < 2 ? 1 : h.count < 5 ? 2 : h.count < 10 ? 3 : 4);
     if (n === SULTAN) {
-      c.spot.setAttribute("aria-label", t("Foundation 5, the Sultan: the %(card)s. Takes no cards.", { card: cardName(top) }));
+      c.spot.setAttribute("aria-label", t(gettext("Foundation 5, the Sultan: the %(card)s. Takes no cards."), { card: cardName(top) }));
       return;
     }
     c.caption.innerHTML = `<kbd>${n}</kbd>${suitSvg(FOUNDATION_SUITS[i])}<span class="sb-height${done ? " is-done" : ""}">${done ? "✓" : `${h.count}/${h.max}`}</span>`;
-    c.spot.setAttribute("aria-label", done ? t("Foundation %(n)s: the %(card)s, complete", { n, card: cardName(top) })
-      : t("Foundation %(n)s: the %(card)s, %(count)s of %(max)s cards", { n, card: cardName(top), count: h.count, max: h.max }));
+    c.spot.setAttribute("aria-label", done ? t(gettext("Foundation %(n)s: the %(card)s, complete"), { n, card: cardName(top) })
+      : t(gettext("Foundation %(n)s: the %(card)s, %(count)s of %(max)s cards"), { n, card: cardName(top), count: h.count, max: h.max }));
   });
 
   dom.slots.forEach((c, i) => {
@@ -149,7 +149,7 @@ export function paintView(dom, view) {
     else c.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
     c.spot.querySelector(".sb-empty")?.append(letter);
     c.wrap.classList.toggle("is-empty", !code);
-    c.spot.setAttribute("aria-label", code ? t("Slot %(s)s: the %(card)s", { s: letter, card: cardName(code) }) : t("Slot %(s)s: empty", { s: letter }));
+    c.spot.setAttribute("aria-label", code ? t(gettext("Slot %(s)s: the %(card)s"), { s: letter, card: cardName(code) }) : t(gettext("Slot %(s)s: empty"), { s: letter }));
   });
 
   const s = dom.stock;

@@ -54,15 +54,15 @@ export function refusal(source, target, view) {
     if (n === SULTAN) return gettext("The Sultan never takes a card");
     const top = view.foundations?.[n - 1];
     const h = foundationHeight(n - 1, top);
-    if (h.count >= h.max) return t("Foundation %(n)s is complete", { n });
-    return t("Foundation %(n)s doesn't take the %(card)s", { n, card: cardName(card) });
+    if (h.count >= h.max) return t(gettext("Foundation %(n)s is complete"), { n });
+    return t(gettext("Foundation %(n)s doesn't take the %(card)s"), { n, card: cardName(card) });
   }
   if (target.kind === "slot") {
     const i = SLOT_LETTERS.indexOf(target.id);
     if (source !== "w") return gettext("Reserve cards go to foundations only");
-    if (view.reserve?.[i]) return t("Slot %(s)s is taken", { s: target.id });
+    if (view.reserve?.[i]) return t(gettext("Slot %(s)s is taken"), { s: target.id });
     if (!String(view.variant).startsWith("pysolfc")) return gettext("Only the stock refills the divan");
-    return t("The %(card)s can't go to slot %(s)s", { card: cardName(card), s: target.id });
+    return t(gettext("The %(card)s can't go to slot %(s)s"), { card: cardName(card), s: target.id });
   }
   return gettext("Not a place for a card");
 }

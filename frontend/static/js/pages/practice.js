@@ -5,7 +5,7 @@
 import { createBoard } from "../board.js";
 import { api, moveId } from "../api.js";
 import { clock, plural } from "../format.js";
-import { gettext, t } from "../i18n.js";
+import { gettext, ngettext, t } from "../i18n.js";
 import { bindToggle, pref } from "../prefs.js";
 import { createLineWatch } from "../linewatch.js";
 import { byIds } from "../dom.js";
@@ -53,7 +53,7 @@ async function start() {
   showStats(view);
   els.resign.disabled = !game;
   els.hint.disabled = view.status !== "playing";
-  if (resumed && view.seq > 0) board.showMessage(t("Welcome back: your game on deal %(deal)s, as you left it.", { deal: root.dataset.deal }));
+  if (resumed && view.seq > 0) board.showMessage(t(gettext("Welcome back: your game on deal %(deal)s, as you left it."), { deal: root.dataset.deal }));
   if (player?.guest) markGuest(player.nickname);
 }
 
@@ -186,10 +186,10 @@ async function finished(view) {
   const cards = view.cards_played;
   const moves = view.moves ?? view.seq;
   const words = {
-    won: [gettext("The Sultan is surrounded!"), t("All 95 cards home in %(time)s, with %(moves)s.", { time, moves: plural(moves, "%s move", "%s moves") })],
-    lost: [gettext("No moves left"), t("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away.", { cards, time })],
-    resigned: [gettext("You resigned"), t("%(cards)s of 95 cards were home after %(time)s.", { cards, time })],
-  }[view.status] ?? [gettext("Game over"), t("%(cards)s of 95 cards home.", { cards })];
+    won: [gettext("The Sultan is surrounded!"), t(gettext("All 95 cards home in %(time)s, with %(moves)s."), { time, moves: plural(moves, ngettext("%s move", "%s moves", moves)) })],
+    lost: [gettext("No moves left"), t(gettext("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away."), { cards, time })],
+    resigned: [gettext("You resigned"), t(gettext("%(cards)s of 95 cards were home after %(time)s."), { cards, time })],
+  }[view.status] ?? [gettext("Game over"), t(gettext("%(cards)s of 95 cards home."), { cards })];
   els.resultTitle.textContent = words[0];
   els.resultText.textContent = words[1];
   els.result.dataset.status = view.status;
@@ -232,8 +232,8 @@ function markGuest(nickname) {
 
 els.resign.addEventListener("click", () => {
   if (!game || !board?.view || board.view.status !== "playing") return;
-  const home = plural(board.view.cards_played, "%s card", "%s cards");
-  els.dialogText.textContent = t("The game ends now with %(home)s home. You can watch its replay, or play the deal again from the start.", { home });
+  const home = plural(board.view.cards_played, ngettext("%s card", "%s cards", board.view.cards_played));
+  els.dialogText.textContent = t(gettext("The game ends now with %(home)s home. You can watch its replay, or play the deal again from the start."), { home });
   els.dialog.returnValue = "";
   els.dialog.showModal();
 });
@@ -272,7 +272,7 @@ async function askHint() {
     return;
   }
   const { status, move } = answer.data;
-  const text = status === "won" ? t("Hint: %(move)s — it leads to a win.", { move: describe(move) })
+  const text = status === "won" ? t(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) })
     : status === "lost" ? gettext("No winning line from here, whatever you play.")
     : gettext("The solver could not decide in time: no hint.");
   board.showMessage(text, 5000);
@@ -309,8 +309,8 @@ function showHow() {
 function describe(token) {
   if (token === "draw") return gettext("draw a card");
   if (token === "redeal") return gettext("redeal");
-  const from = token[0] === "w" ? gettext("the waste") : t("slot %(s)s", { s: token[0] });
-  return /[a-h]/.test(token[1]) ? t("%(from)s to slot %(s)s", { from, s: token[1] }) : t("%(from)s to foundation %(n)s", { from, n: token[1] });
+  const from = token[0] === "w" ? gettext("the waste") : t(gettext("slot %(s)s"), { s: token[0] });
+  return /[a-h]/.test(token[1]) ? t(gettext("%(from)s to slot %(s)s"), { from, s: token[1] }) : t(gettext("%(from)s to foundation %(n)s"), { from, n: token[1] });
 }
 
 els.hint.addEventListener("click", askHint);
@@ -338,7 +338,7 @@ els.copy.addEventListener("click", async () => {
     copied = false;
   }
   label.textContent = copied ? gettext("Copied!") : gettext("Copy failed");
-  board?.announce(copied ? gettext("Link to this deal copied.") : t("Copy this link: %(url)s", { url }));
+  board?.announce(copied ? gettext("Link to this deal copied.") : t(gettext("Copy this link: %(url)s"), { url }));
   if (!copied) board?.showMessage(url, 6000);
   setTimeout(() => { label.textContent = gettext("Copy link"); }, 2000);
 });

@@ -215,7 +215,7 @@ function watchLine(seq, lineSteps) {
     bar,
     start: steps[seq].view,
     steps: lineSteps,
-    label: t("The solver's winning line from move %(seq)s", { seq }),
+    label: t(gettext("The solver's winning line from move %(seq)s"), { seq }),
     back: () => {
       watching = null;
       const at = index;

@@ -4,6 +4,7 @@
 
 import { byId, h, show } from "./dom.js";
 import { hue, initial, plural } from "../format.js";
+import { ngettext } from "../i18n.js";
 
 const MIN_RACERS = 2; // as the server's race_start requires
 const COPIED_MS = 2500;
@@ -41,7 +42,7 @@ export class LobbyView {
     const racers = state.racers;
     this.#paintList(state);
     this.#count.textContent = `${racers.length} / ${state.race.seat_limit}`;
-    this.#count.setAttribute("aria-label", `${plural(racers.length, "%s racer", "%s racers")} of ${state.race.seat_limit} seats`);
+    this.#count.setAttribute("aria-label", `${plural(racers.length, ngettext("%s racer", "%s racers", racers.length))} of ${state.race.seat_limit} seats`);
     show(this.#waiting, false);
 
     show(this.#join, !state.isRacer);
@@ -102,7 +103,7 @@ export class LobbyView {
     if (open > 0) {
       rows.push(h("li", { class: "lobby-open" },
         h("span", { class: "lobby-avatar is-open", "aria-hidden": "true" }, "+"),
-        `${plural(open, "%s open seat", "%s open seats")} — anyone with the link can join`));
+        `${plural(open, ngettext("%s open seat", "%s open seats", open))} — anyone with the link can join`));
     }
     this.#list.replaceChildren(...rows);
     this.#known = new Set(state.racers.map((r) => r.player));

@@ -302,3 +302,26 @@ def test_a_double_click_on_a_card_with_one_place_to_go_plays_it_once(new_page):
         == "2H"
     )
     assert page.js_errors == []
+
+
+def _flights_during_a_draw(page: Any) -> int:
+    page.evaluate(
+        """() => {
+          window.flights = 0;
+          new MutationObserver((changes) => {
+            for (const c of changes) if (c.target.classList?.contains("is-flying")) window.flights++;
+          }).observe(document.querySelector(".sultan-board"),
+                     {subtree: true, attributes: true, attributeFilter: ["class"]});
+        }"""
+    )
+    page.keyboard.press("Space")
+    _wait_seq(page, 1)
+    flights: int = page.evaluate("window.flights")
+    return flights
+
+
+def test_cards_glide_unless_the_player_asks_for_less_motion(new_page):
+    moving = _open(new_page, "/practice/2028/")
+    assert _flights_during_a_draw(moving) > 0
+    calm = _open(new_page, "/practice/2029/", reduced_motion="reduce")
+    assert _flights_during_a_draw(calm) == 0

@@ -124,9 +124,9 @@ def game_append_move(
     """Append one event (a move, `undo`, `resign` or `finish`) to a game's log.
 
     With automatic moves on (a practice player's setting; in a race the race's,
-    whatever is asked), the safe moves that follow a move are appended with it,
-    and an `undo` takes back the player's last move with the automatic moves
-    after it. `finish` appends the moves that play the game out
+    whatever is asked), the safe moves that follow a move are appended with it.
+    An `undo` takes back the player's last move with the automatic moves after
+    it. `finish` appends the moves that play the game out
     (games.engine.safe). Raises MoveRejected, having written nothing. A retry
     with a client move id already in the log returns the original result
     (duplicate=True).
@@ -226,7 +226,8 @@ def _append_locked(
                 "illegal", gettext("Moves remain that are yours to choose: no Finish yet"), current
             )
         planned = [(move, True) for move in line]
-    elif token == UNDO and take_backs and automatic_moves:
+    elif token == UNDO and take_backs:
+        # Whatever the setting now: the log says which moves the server made.
         planned += [(UNDO, True)] * (undos_for(game_id) - 1)
     try:
         after, events = advance(position, planned[0][0], take_backs=take_backs)

@@ -309,7 +309,9 @@ def _flights_during_a_draw(page: Any) -> int:
         """() => {
           window.flights = 0;
           new MutationObserver((changes) => {
-            for (const c of changes) if (c.target.classList?.contains("is-flying")) window.flights++;
+            for (const c of changes) {
+              if (c.target.classList?.contains("is-flying")) window.flights++;
+            }
           }).observe(document.querySelector(".sultan-board"),
                      {subtree: true, attributes: true, attributeFilter: ["class"]});
         }"""

@@ -67,6 +67,14 @@ def test_an_undo_takes_back_the_players_move_with_the_automatic_moves_after_it(a
     assert result.automatic == ("undo", "undo")
 
 
+def test_the_undo_takes_the_automatic_run_back_even_with_the_setting_now_off(alice: Player):
+    game = game_create(player=alice, variant="pysolfc", seed=DEAL)
+    _move(game, alice, "draw", automatic=True)
+    result = _move(game, alice, "undo", automatic=False)
+    assert result.state == new_game(DEAL, "pysolfc")
+    assert result.moves == 0
+
+
 def test_a_retried_move_gets_its_automatic_moves_back_too(alice: Player):
     game = game_create(player=alice, variant="pysolfc", seed=DEAL)
     first = _move(game, alice, "draw", automatic=True, move_id="m1")

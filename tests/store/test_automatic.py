@@ -83,11 +83,11 @@ def test_a_retried_move_gets_its_automatic_moves_back_too(alice: Player):
     assert (again.seq, again.automatic, again.state) == (first.seq, first.automatic, first.state)
 
 
-def _race(host: Player, *, automatic_moves: bool) -> Race:
+def _race(host: Player, *, automatic_moves: bool, seed: int = DEAL) -> Race:
     return Race.objects.create(
         host=host,
         variant="pysolfc",
-        seed=DEAL,
+        seed=seed,
         status=RaceStatus.RUNNING,
         starts_at=timezone.now() - timedelta(seconds=1),
         automatic_moves=automatic_moves,
@@ -145,3 +145,16 @@ def test_the_engine_agrees_with_the_log(alice: Player):
         state = apply(state, token)
     game.refresh_from_db()
     assert state == game_state(game=game)
+
+
+def test_a_racer_may_finish_too_and_the_race_hears_of_it(alice: Player):
+    race = _race(alice, automatic_moves=False, seed=FINISHABLE)
+    game = game_create(player=alice, variant="pysolfc", race=race)
+    state = new_game(FINISHABLE, "pysolfc")
+    while finish_line(state) is None:
+        state = _move(game, alice, greedy_move(state) or "").state
+    race.refresh_from_db()
+    before = race.version
+    result = _move(game, alice, "finish")
+    assert result.state.status == "won"
+    assert result.race_version == before + 1

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from games.common import fields
 
@@ -20,7 +20,7 @@ def error_response(status: int, code: str, message: str) -> JsonResponse:
 
 def json_body(request: HttpRequest) -> dict[str, Any]:
     """The request's JSON object; `BadInput` when it is too big or not one."""
-    return fields.json_object(request.body, limit=MAX_BODY_BYTES, what="request body")
+    return fields.json_object(request.body, limit=MAX_BODY_BYTES, what=_("request body"))
 
 
 def notice(
@@ -32,5 +32,5 @@ def notice(
     actions: list[tuple[str, str]] | None = None,
 ) -> HttpResponse:
     """A refusal as a page: what happened and where to go from here."""
-    context = {"title": title, "message": message, "actions": actions or [(gettext("Home"), "/")]}
+    context = {"title": title, "message": message, "actions": actions or [(_("Home"), "/")]}
     return render(request, "notice.html", context, status=status)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,9 +20,8 @@ from typing import Final
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
-from games.common.cardnames import name_cards
 from games.common.errors import Refused
 from games.engine import (
     SEED_LIMIT,
@@ -33,6 +33,7 @@ from games.engine import (
     safe_run,
 )
 from games.engine.positions import LOG_EVENTS, RESIGN, TIMEOUT, Event, Position, advance
+from games.i18n import messages
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
     LockedGame,
@@ -53,6 +54,8 @@ from games.store.records import VerifiedRecord, accepted_times
 from games.store.selectors import game_position_at
 
 MAX_CLIENT_MOVE_ID: Final = 64
+# (race version, seq, state after the move), inside the move's transaction.
+RaceHook = Callable[[int, int, GameState], None]
 _SQLITE_WRITER: Final = threading.Lock()
 
 
@@ -105,11 +108,11 @@ def game_create(
 
 def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
     if race.status == RaceStatus.FINISHED:
-        raise MoveRejected("finished", "the race is over", current_seq)
+        raise MoveRejected("finished", _("the race is over"), current_seq)
     if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
-        raise MoveRejected("not_started", "the race has not started", current_seq)
+        raise MoveRejected("not_started", _("the race has not started"), current_seq)
     if now >= race.starts_at + timedelta(seconds=race.time_limit_s):
-        raise MoveRejected("too_late", "the race's time is up", current_seq)
+        raise MoveRejected("too_late", _("the race's time is up"), current_seq)
 
 
 def game_append_move(
@@ -120,6 +123,7 @@ def game_append_move(
     client_move_id: str,
     expected_seq: int,
     automatic_moves: bool = False,
+    on_race_version: RaceHook | None = None,
 ) -> AppendResult:
     """Append one event (a move, `undo`, `resign` or `finish`) to a game's log.
 
@@ -129,10 +133,13 @@ def game_append_move(
     it. `finish` appends the moves that play the game out
     (games.engine.safe). Raises MoveRejected, having written nothing. A retry
     with a client move id already in the log returns the original result
-    (duplicate=True).
+    (duplicate=True). `on_race_version(version, seq, state)` runs inside the
+    transaction when a race game's move took the race's next version, with the
+    last event appended and the state after it: the race's announcement of it
+    commits with it (games.races.outbox).
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
-        raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
+        raise MoveRejected("invalid", _("a client move id is 1 to 64 characters"), expected_seq)
     try:
         with _one_sqlite_writer(), transaction.atomic(durable=True):
             return _append_locked(
@@ -142,6 +149,7 @@ def game_append_move(
                 client_move_id=client_move_id,
                 expected_seq=expected_seq,
                 automatic_moves=automatic_moves,
+                on_race_version=on_race_version,
             )
     except IntegrityError:
         # The lock makes this unreachable in the store's own use; a writer
@@ -181,32 +189,44 @@ def _append_locked(
     client_move_id: str,
     expected_seq: int,
     automatic_moves: bool,
+    on_race_version: RaceHook | None,
 ) -> AppendResult:
-    game = lock_game(game_id)
+    game = lock_game(game_id, client_move_id)
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
-        raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
+        raise MoveRejected("forbidden", _("this is not your game"), game.last_seq if game else 0)
     current = game.last_seq
     if game.player_banned:  # read with the lock, not from the caller's copy
-        raise MoveRejected("banned", "this player is banned", current)
+        raise MoveRejected("banned", _("this player is banned"), current)
     take_backs = game.race_id is None
-    if expected_seq != current:
-        # A retry comes with the seq its first attempt expected, so only here
-        # can it be one; with a current seq, an id already in the log is a
-        # client's mistake, and the unique constraint turns it into a conflict.
-        earlier = Move.objects.filter(game_id=game_id, client_move_id=client_move_id).first()
-        if earlier is not None:
-            same = earlier.token == token or (token == FINISH and earlier.automatic)
-            if not same:
-                raise MoveRejected(
-                    "conflict", f"client move id already used for {earlier.token!r}", current
-                )
-            return _answer_again(game, earlier.seq, take_backs=take_backs)
+    reused = (game.reused_seq, game.reused_token, game.reused_automatic)
+    if reused[0] is None and expected_seq != current:
+        # The lock's statement read the moves as they were before it waited for
+        # the lock; a move committed meanwhile (a concurrent retry) is read now.
+        found = Move.objects.filter(game_id=game_id, client_move_id=client_move_id)
+        reused = found.values_list("seq", "token", "automatic").first() or (None, None, False)
+    earlier_seq, earlier_token, earlier_automatic = reused
+    if earlier_seq is not None:
+        # An id already in the log, checked before anything else so that one
+        # mistake gets one answer: the same move sent again with the seq its
+        # first attempt expected is a retry and gets the first answer (with the
+        # automatic moves after it; a Finish is stored as the moves it played);
+        # the id with another move, or with the current seq, is a conflict.
+        same = earlier_token == token or (token == FINISH and earlier_automatic)
+        if same and expected_seq != current:
+            return _answer_again(game, earlier_seq, take_backs=take_backs)
         raise MoveRejected(
-            "conflict", f"expected seq {expected_seq}, the log is at {current}", current
+            "conflict", f"client move id already used for {earlier_token!r}", current
+        )
+    if expected_seq != current:
+        raise MoveRejected(
+            "conflict",
+            _("expected seq %(expected)d, the log is at %(current)d")
+            % {"expected": expected_seq, "current": current},
+            current,
         )
     if game.status != GameStatus.PLAYING:
-        raise MoveRejected("finished", f"the game is over ({game.status})", current)
+        raise MoveRejected("finished", messages.game_over(game.status), current)
     now = timezone.now()
     race_version = None
     if game.race_id is not None:
@@ -216,14 +236,14 @@ def _append_locked(
         race_version = clock.version
         automatic_moves = clock.automatic_moves
     if token == TIMEOUT:
-        raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
+        raise MoveRejected("invalid", _("timeout is the server's event, not a move"), current)
     position = _position(game, current)
     planned = [(token, False)]
     if token == FINISH:
         line = finish_moves(position.state)
         if not line:
             raise MoveRejected(
-                "illegal", gettext("Moves remain that are yours to choose: no Finish yet"), current
+                "illegal", _("Moves remain that are yours to choose: no Finish yet"), current
             )
         planned = [(move, True) for move in line]
     elif token == UNDO and take_backs:
@@ -231,21 +251,25 @@ def _append_locked(
         planned += [(UNDO, True)] * (undos_for(game_id) - 1)
     try:
         after, events = advance(position, planned[0][0], take_backs=take_backs)
-    except InvalidMove as error:
-        raise MoveRejected("invalid", str(error), current) from None
+    except InvalidMove:
+        raise MoveRejected("invalid", messages.not_a_move(token), current) from None
     except IllegalMove as error:
-        raise MoveRejected("illegal", name_cards(str(error)), current) from None
+        raise MoveRejected("illegal", messages.refused_move(error), current) from None
     seq = current + 1
     _record(game_id, seq, planned[0][0], after, now, client_move_id, planned[0][1])
     if planned[0][1]:
         _mark_automatic(events)
     if automatic_moves and token not in LOG_EVENTS and token != FINISH:
         planned += [(move, True) for move in safe_run(after.state)]
-    for move, _ in planned[1:]:
+    for move, _server in planned[1:]:
         after, more = advance(after, move, take_backs=take_backs)
         seq += 1
         _record(game_id, seq, move, after, now, automatic_move_id(seq), True)
         events += _mark_automatic(more)
+    if race_version is not None and on_race_version is not None:
+        # One version for the player's move and the server's after it: the
+        # race hears of them together, as the player's answer tells of them.
+        on_race_version(race_version, seq, after.state)
     automatic = tuple(move for move, server in planned if server)
     return AppendResult(
         game_id, seq, token, events, after.state, False, race_version, automatic, after.moves

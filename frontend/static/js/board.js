@@ -12,8 +12,7 @@
 // listen to one or the other. Needs css/board.css on the page.
 
 import { ensureSprite, cardName } from "./cards.js";
-import { capital } from "./format.js";
-import { gettext, t } from "./i18n.js";
+import { capitalize, gettext, interpolate, orList } from "./i18n.js";
 import { playSound } from "./sounds.js";
 import { installKeys, ensureTabStop } from "./keys.js";
 import { buildBoard, paintView, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
@@ -59,8 +58,8 @@ export class Board {
     this.undoButton = undoButton;
     ensureSprite(element.ownerDocument);
     element.setAttribute("role", "group");
-    element.setAttribute("aria-roledescription", "Sultan board");
-    if (!element.hasAttribute("aria-label")) element.setAttribute("aria-label", "Sultan game board");
+    element.setAttribute("aria-roledescription", gettext("Sultan board"));
+    if (!element.hasAttribute("aria-label")) element.setAttribute("aria-label", gettext("Sultan game board"));
     this.#drag = installDrag(element, {
       start: (s) => this.#dragStart(s),
       over: (spot) => this.#dragOver(spot),
@@ -141,7 +140,7 @@ export class Board {
   }
 
   /** The server refused `token`: put everything back and say why, briefly. */
-  reject(token, message = "That move was refused") {
+  reject(token, message = gettext("That move was refused")) {
     const p = this.#pending;
     if (p && token && p.token !== token) return;
     this.#clearPending(true);
@@ -283,7 +282,7 @@ export class Board {
     const card = sourceCard(source, this.#view);
     if (!card) {
       this.#select(null);
-      if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : t(gettext("Slot %(s)s is empty"), { s: source }));
+      if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : interpolate(gettext("Slot %(slot)s is empty"), { slot: source }, true));
       return false;
     }
     if (this.#selection === source && !viaKey) { this.#select(null); return false; }
@@ -291,13 +290,13 @@ export class Board {
     if (!dests.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(capital(t(gettext("The %(card)s has no move now"), { card: cardName(card) })));
+      this.showMessage(capitalize(interpolate(gettext("The %(card)s has no move now"), { card: cardName(card) }, true)));
       return false;
     }
     if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return true; }
     this.#select(source);
-    const where = dests.map((d) => (d.kind === "foundation" ? t(gettext("foundation %(n)s"), { n: d.id }) : t(gettext("slot %(s)s"), { s: d.id })));
-    this.announce(t(gettext("The %(card)s selected: %(where)s."), { card: cardName(card), where: where.join(gettext(" or ")) }));
+    const where = dests.map((d) => interpolate(d.kind === "foundation" ? gettext("foundation %(n)s") : gettext("slot %(n)s"), { n: d.id }, true));
+    this.announce(interpolate(gettext("The %(card)s selected: %(places)s."), { card: cardName(card), places: orList(where) }, true));
     return false;
   }
 
@@ -315,7 +314,7 @@ export class Board {
     if (!homes.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(capital(t(gettext("The %(card)s can't go to a foundation now"), { card: cardName(card) })));
+      this.showMessage(capitalize(interpolate(gettext("The %(card)s can't go to a foundation now"), { card: cardName(card) }, true)));
       return false;
     }
     this.#send(homes[0].token, source);
@@ -350,7 +349,7 @@ export class Board {
     // No selection: play the one card that can go there, if there is exactly one.
     const options = tokensTo(n, legal);
     if (options.length === 1) this.#send(options[0], options[0][0]);
-    else this.showMessage(options.length ? t(gettext("Several cards can go to foundation %(n)s: pick one first"), { n }) : t(gettext("Nothing can go to foundation %(n)s now"), { n }));
+    else this.showMessage(interpolate(options.length ? gettext("Several cards can go to foundation %(n)s: pick one first") : gettext("Nothing can go to foundation %(n)s now"), { n }, true));
   }
 
   #stock() {
@@ -358,13 +357,13 @@ export class Board {
     const legal = this.#view.legal ?? [];
     if (legal.includes("draw")) this.#send("draw", null);
     else if (legal.includes("redeal")) this.#send("redeal", null);
-    else if (this.#view.status === "playing") this.showMessage((this.#view.redeals_left ?? 0) > 0 ? "Nothing to redeal" : "No redeals left");
+    else if (this.#view.status === "playing") this.showMessage((this.#view.redeals_left ?? 0) > 0 ? gettext("Nothing to redeal") : gettext("No redeals left"));
   }
 
   #redeal() {
     if (!this.#ready()) return;
     if (this.#view.legal?.includes("redeal")) this.#send("redeal", null);
-    else this.showMessage(this.#view.stock_count ? "Redeal once the stock is empty" : "No redeal possible");
+    else this.showMessage(this.#view.stock_count ? gettext("Redeal once the stock is empty") : gettext("No redeal possible"));
   }
 
   #ready() { return this.#interactive && this.#view && !this.#pending; }

@@ -1,7 +1,9 @@
 // Words, numbers and times as every page shows them. One module, so the practice
 // page, the race page and the replay never disagree about what "timeout" is called.
+// The words come from the page's catalogue (i18n.js); put values into them with
+// interpolate, e.g. interpolate(ngettext("%s move", "%s moves", n), [n]).
 
-import { gettext, ngettext, interpolate } from "./i18n.js";
+import { gettext, interpolate, lang, ngettext, pgettext } from "./i18n.js";
 
 /** Milliseconds as a clock reads: 4:07, or 1:02:09 past the hour. */
 export function clock(ms) {
@@ -16,26 +18,18 @@ export function clock(ms) {
 /** A clock face for time left: "14:59", "1:02:03"; never negative (rounds up). */
 export const clockText = (ms) => clock(Math.ceil(Math.max(0, ms) / 1000) * 1000);
 
-/**
- * "1 move", "2 moves": the number put into ngettext's form for it, which holds %s.
- * plural(n, ngettext("%s move", "%s moves", n)) (ngettext at the call site: makemessages finds it)
- */
-export const plural = (n, form) => interpolate(form, [n]);
-
-/** A game's status in words: the same table as the server's (site_tags.STATUS_LABELS). */
+/** A game's status as pages name it: the same words (and context) as the server's
+ * labels (games/i18n/labels.py STATUS_LABELS). */
 export const STATUS_TEXT = {
-  playing: gettext("In play"),
-  won: gettext("Won"),
-  lost: gettext("No moves left"),
-  resigned: gettext("Resigned"),
-  timeout: gettext("Time ran out"),
+  playing: pgettext("game status", "In play"),
+  won: pgettext("game status", "Won"),
+  lost: pgettext("game status", "No moves left"),
+  resigned: pgettext("game status", "Resigned"),
+  timeout: pgettext("game status", "Time ran out"),
 };
 
 /** Text made safe to put inside HTML. */
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The first letter in capitals, for a name at the start of a sentence. */
-export const capital = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 
 /** Server timestamps carry microseconds; Date.parse wants at most milliseconds. */
 export function parseTime(iso) {
@@ -60,15 +54,22 @@ export function durationWords(ms) {
   const m = Math.floor(total / 60);
   const s = total % 60;
   const parts = [];
-  if (m) parts.push(plural(m, ngettext("%s minute", "%s minutes", m)));
-  if (s || !m) parts.push(plural(s, ngettext("%s second", "%s seconds", s)));
+  if (m) parts.push(interpolate(ngettext("%s minute", "%s minutes", m), [m]));
+  if (s || !m) parts.push(interpolate(ngettext("%s second", "%s seconds", s), [s]));
   return parts.join(" ");
 }
 
+// A rank as the language writes it: 1st, 2nd, 3rd, 4th; «1-й», «2-й».
+const ORDINAL = {
+  one: pgettext("ordinal ending in 1", "%(n)sst"),
+  two: pgettext("ordinal ending in 2", "%(n)snd"),
+  few: pgettext("ordinal ending in 3", "%(n)srd"),
+  other: pgettext("ordinal", "%(n)sth"),
+};
+const ordinalRules = new Intl.PluralRules(lang, { type: "ordinal" });
+
 export function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th");
-  return interpolate(gettext("%(n)s%(suffix)s"), { n, suffix }, true);
+  return interpolate(ORDINAL[ordinalRules.select(n)] ?? ORDINAL.other, { n }, true);
 }
 
 export const initial = (name) => (String(name).trim()[0] ?? "?").toUpperCase();

@@ -2,9 +2,8 @@
 // The view is already painted when this runs: each event names where a card
 // came from (measured before the repaint) and where it now stands.
 
-import { cardName } from "../cards.js";
-import { capital } from "../format.js";
-import { gettext, interpolate, ngettext, t } from "../i18n.js";
+import { cardName, CardName } from "../cards.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { cardAt } from "./layout.js";
 import { parseLocation } from "./moves.js";
 import { flyFrom, STAGGER } from "./animate.js";
@@ -17,8 +16,9 @@ const STATUS_SAY = {
 
 const place = (loc) => {
   const { kind, id } = parseLocation(loc);
-  return kind === "foundation" ? t(gettext("foundation %(n)s"), { n: id }) : kind === "reserve" ? t(gettext("slot %(s)s"), { s: id })
-    : kind === "waste" ? gettext("the waste") : kind === "stock" ? gettext("the stock") : kind;
+  if (kind === "foundation") return interpolate(gettext("foundation %(n)s"), { n: id }, true);
+  if (kind === "reserve") return interpolate(gettext("slot %(n)s"), { n: id }, true);
+  return kind === "waste" ? gettext("the waste") : kind === "stock" ? gettext("the stock") : kind;
 };
 
 /** → { flights: Promise[], words: string, won: boolean } */
@@ -33,16 +33,16 @@ export function playEvents(dom, events, before, view) {
       const node = cardAt(dom, e.to);
       moved.add(node);
       flights.push(flyFrom(node, before[e.from], { delay, turn: e.from === "stock" }));
-      const card = cardName(e.card);
-      words.push(e.from === "stock" ? t(gettext("Drew the %(card)s."), { card })
-        : capital(t(gettext("%(card)s to %(place)s."), { card, place: place(e.to) })) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
+      words.push(e.from === "stock"
+        ? interpolate(gettext("Drew the %(card)s."), { card: cardName(e.card) }, true)
+        : interpolate(gettext("%(card)s to %(place)s."), { card: CardName(e.card), place: place(e.to) }, true) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
     } else if (e.type === "refill") {
       flights.push(flyFrom(cardAt(dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-      words.push(t(gettext("Slot %(s)s refilled: the %(card)s."), { s: e.slot, card: cardName(e.card) }));
+      words.push(interpolate(gettext("Slot %(slot)s refilled: the %(card)s."), { slot: e.slot, card: cardName(e.card) }, true));
     } else if (e.type === "redeal") {
       flights.push(flyFrom(cardAt(dom, "stock"), before.waste, { delay }));
       const left = view.redeals_left;
-      words.push(interpolate(ngettext("Redealt %(cards)s cards; %(left)s redeal left.", "Redealt %(cards)s cards; %(left)s redeals left.", left), { cards: e.cards, left }, true));
+      words.push(`${interpolate(ngettext("Redealt %s card;", "Redealt %s cards;", e.cards), [e.cards])} ${interpolate(ngettext("%s redeal left.", "%s redeals left.", left), [left])}`);
     } else if (e.type === "status") {
       words.push(STATUS_SAY[e.status] ?? "");
       won = e.status === "won";

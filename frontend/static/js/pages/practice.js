@@ -4,8 +4,8 @@
 
 import { createBoard } from "../board.js";
 import { api, moveId } from "../api.js";
-import { clock, plural } from "../format.js";
-import { gettext, ngettext, t } from "../i18n.js";
+import { clock } from "../format.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { bindToggle, pref } from "../prefs.js";
 import { createLineWatch } from "../linewatch.js";
 import { byIds } from "../dom.js";
@@ -53,7 +53,7 @@ async function start() {
   showStats(view);
   els.resign.disabled = !game;
   els.hint.disabled = view.status !== "playing";
-  if (resumed && view.seq > 0) board.showMessage(t(gettext("Welcome back: your game on deal %(deal)s, as you left it."), { deal: root.dataset.deal }));
+  if (resumed && view.seq > 0) board.showMessage(interpolate(gettext("Welcome back: your game on deal %(deal)s, as you left it."), { deal: root.dataset.deal }, true));
   if (player?.guest) markGuest(player.nickname);
 }
 
@@ -186,10 +186,10 @@ async function finished(view) {
   const cards = view.cards_played;
   const moves = view.moves ?? view.seq;
   const words = {
-    won: [gettext("The Sultan is surrounded!"), t(gettext("All 95 cards home in %(time)s, with %(moves)s."), { time, moves: plural(moves, ngettext("%s move", "%s moves", moves)) })],
-    lost: [gettext("No moves left"), t(gettext("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away."), { cards, time })],
-    resigned: [gettext("You resigned"), t(gettext("%(cards)s of 95 cards were home after %(time)s."), { cards, time })],
-  }[view.status] ?? [gettext("Game over"), t(gettext("%(cards)s of 95 cards home."), { cards })];
+    won: [gettext("The Sultan is surrounded!"), interpolate(ngettext("All 95 cards home in %(time)s, with %(moves)s move.", "All 95 cards home in %(time)s, with %(moves)s moves.", moves), { time, moves }, true)],
+    lost: [gettext("No moves left"), interpolate(gettext("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away."), { cards, time }, true)],
+    resigned: [gettext("You resigned"), interpolate(gettext("%(cards)s of 95 cards were home after %(time)s."), { cards, time }, true)],
+  }[view.status] ?? [gettext("Game over"), interpolate(gettext("%(cards)s of 95 cards home."), { cards }, true)];
   els.resultTitle.textContent = words[0];
   els.resultText.textContent = words[1];
   els.result.dataset.status = view.status;
@@ -209,7 +209,7 @@ function showError(message, retry = false) {
     again.type = "button";
     again.className = "btn btn-small";
     again.style.marginLeft = ".75rem";
-    again.textContent = "Try again";
+    again.textContent = gettext("Try again");
     again.addEventListener("click", start);
     els.error.append(again);
   }
@@ -221,19 +221,18 @@ function markGuest(nickname) {
   const name = document.createElement("a");
   name.className = "account-name is-guest";
   name.href = "/#you";
-  name.title = "Playing as a guest: change your nickname";
+  name.title = gettext("Playing as a guest: change your nickname");
   name.textContent = nickname;
   const tag = document.createElement("span");
   tag.className = "tag";
-  tag.textContent = "guest";
+  tag.textContent = gettext("guest");
   name.append(tag);
   account.prepend(name);
 }
 
 els.resign.addEventListener("click", () => {
   if (!game || !board?.view || board.view.status !== "playing") return;
-  const home = plural(board.view.cards_played, ngettext("%s card", "%s cards", board.view.cards_played));
-  els.dialogText.textContent = t(gettext("The game ends now with %(home)s home. You can watch its replay, or play the deal again from the start."), { home });
+  els.dialogText.textContent = interpolate(ngettext("The game ends now with %(cards)s card home. You can watch its replay, or play the deal again from the start.", "The game ends now with %(cards)s cards home. You can watch its replay, or play the deal again from the start.", board.view.cards_played), { cards: board.view.cards_played }, true);
   els.dialog.returnValue = "";
   els.dialog.showModal();
 });
@@ -263,16 +262,16 @@ async function askHint() {
   if (!board?.view || board.view.status !== "playing" || els.hint.disabled) return;
   if (!game && !(await createGame()).ok) return; // asking for a hint starts the game
   els.hint.disabled = true;
-  els.hint.textContent = "Thinking…";
+  els.hint.textContent = gettext("Thinking…");
   const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
-  els.hint.textContent = "Hint";
+  els.hint.textContent = gettext("Hint");
   els.hint.disabled = board.view.status !== "playing";
   if (!answer.ok) {
-    board.showMessage(answer.data?.message ?? "No hint right now.");
+    board.showMessage(answer.data?.message ?? gettext("No hint right now."));
     return;
   }
   const { status, move } = answer.data;
-  const text = status === "won" ? t(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) })
+  const text = status === "won" ? interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true)
     : status === "lost" ? gettext("No winning line from here, whatever you play.")
     : gettext("The solver could not decide in time: no hint.");
   board.showMessage(text, 5000);
@@ -308,9 +307,12 @@ function showHow() {
 
 function describe(token) {
   if (token === "draw") return gettext("draw a card");
-  if (token === "redeal") return gettext("redeal");
-  const from = token[0] === "w" ? gettext("the waste") : t(gettext("slot %(s)s"), { s: token[0] });
-  return /[a-h]/.test(token[1]) ? t(gettext("%(from)s to slot %(s)s"), { from, s: token[1] }) : t(gettext("%(from)s to foundation %(n)s"), { from, n: token[1] });
+  if (token === "redeal") return pgettext("hint", "redeal");
+  const to = token[1];
+  if (token[0] === "w") {
+    return interpolate(/[a-h]/.test(to) ? gettext("the waste to slot %(to)s") : gettext("the waste to foundation %(to)s"), { to }, true);
+  }
+  return interpolate(gettext("slot %(from)s to foundation %(to)s"), { from: token[0], to }, true);
 }
 
 els.hint.addEventListener("click", askHint);
@@ -338,7 +340,7 @@ els.copy.addEventListener("click", async () => {
     copied = false;
   }
   label.textContent = copied ? gettext("Copied!") : gettext("Copy failed");
-  board?.announce(copied ? gettext("Link to this deal copied.") : t(gettext("Copy this link: %(url)s"), { url }));
+  board?.announce(copied ? gettext("Link to this deal copied.") : interpolate(gettext("Copy this link: %(url)s"), { url }, true));
   if (!copied) board?.showMessage(url, 6000);
   setTimeout(() => { label.textContent = gettext("Copy link"); }, 2000);
 });

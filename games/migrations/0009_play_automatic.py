@@ -20,7 +20,7 @@ def restore_sqlite_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEd
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_race_deal_index"),
+        ("games", "0008_i18n_verbose_names"),
     ]
 
     operations = [
@@ -28,12 +28,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="move",
             name="automatic",
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, verbose_name="automatic"),
         ),
         migrations.AddField(
             model_name="race",
             name="automatic_moves",
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, verbose_name="automatic moves"),
         ),
         migrations.RunPython(restore_sqlite_triggers, migrations.RunPython.noop),
     ]

@@ -372,12 +372,13 @@ class RaceConsumer(TwoReaderConsumer):
     async def _lobby_change(
         self,
         service: Callable[..., object],
-        refusal: tuple[str, str] = ("not_racer", "you are not in this race"),
+        refusal: tuple[str, str] | None = None,
         **kwargs: Any,
     ) -> bool:
         """A change the service announces itself; here only a refusal is answered."""
         if self.player is None:
-            await self._send(error(*refusal))
+            code, text = refusal or ("not_racer", _("you are not in this race"))
+            await self._send(error(code, text))
             return False
         try:
             await db(by_race(service))(self.race_id, player=self.player, **kwargs)

@@ -155,7 +155,7 @@ def game_append_move(
         # The lock makes this unreachable in the store's own use; a writer
         # that skipped it still cannot break the log, and gets a conflict.
         current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
-        raise MoveRejected("conflict", "another move was accepted first", current or 0) from None
+        raise MoveRejected("conflict", _("another move was accepted first"), current or 0) from None
 
 
 def _one_sqlite_writer() -> AbstractContextManager[object]:
@@ -216,7 +216,9 @@ def _append_locked(
         if same and expected_seq != current:
             return _answer_again(game, earlier_seq, take_backs=take_backs)
         raise MoveRejected(
-            "conflict", f"client move id already used for {earlier_token!r}", current
+            "conflict",
+            _("client move id already used for %(token)r") % {"token": earlier_token},
+            current,
         )
     if expected_seq != current:
         raise MoveRejected(

@@ -28,6 +28,16 @@ export const STATUS_TEXT = {
   timeout: pgettext("game status", "Time ran out"),
 };
 
+/** A racer's result, in the same English words; other languages say it of the racer
+ * (Russian «Сдался», where the game is «Сдана»), hence its own context. */
+export const RESULT_TEXT = {
+  playing: pgettext("race result", "In play"),
+  won: pgettext("race result", "Won"),
+  lost: pgettext("race result", "No moves left"),
+  resigned: pgettext("race result", "Resigned"),
+  timeout: pgettext("race result", "Time ran out"),
+};
+
 /** Text made safe to put inside HTML. */
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -149,6 +149,8 @@ class Race(models.Model):
     open_deal = models.BooleanField(_("open deal"), default=False)
     # The seed was drawn until the solver proved the deal winnable.
     winnable_deal = models.BooleanField(_("winnable deal"), default=False)
+    # The host's choice at creation: the server plays every racer's safe moves.
+    automatic_moves = models.BooleanField(_("automatic moves"), default=False)
     time_limit_s = models.PositiveIntegerField(_("time limit (s)"), default=900)
     seat_limit = models.PositiveSmallIntegerField(_("seat limit"), default=8)
     status = models.CharField(
@@ -336,7 +338,11 @@ class Game(models.Model):
 
 
 class Move(AppendOnlyModel):
-    """One event of a game's log: a move, `undo` or `resign`."""
+    """One event of a game's log: a move, `undo` or `resign`.
+
+    `automatic`: the server chose it (a safe move, a Finish, the undo of an
+    automatic move), not the player; timing statistics and anti-cheat skip it.
+    """
 
     game = models.ForeignKey(
         Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="moves"
@@ -345,6 +351,8 @@ class Move(AppendOnlyModel):
     token = models.CharField(_("token"), max_length=8)
     accepted_at = models.DateTimeField(_("accepted at"))
     client_move_id = models.CharField(_("client move id"), max_length=64)
+    # Played by the server (a safe move, or Finish), not by the player's hand.
+    automatic = models.BooleanField(_("automatic"), default=False)
 
     objects = AppendOnlyQuerySet.as_manager()
 

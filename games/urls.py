@@ -13,6 +13,7 @@ app_name = "games"
 urlpatterns = [
     path("", home.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", page_views.favicon, name="favicon"),
     path("races/new", home.race_new, name="race_new"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),

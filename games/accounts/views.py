@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
@@ -13,6 +14,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from games.accounts.selectors import player_for_request
@@ -58,6 +60,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                     # the account is still made, the games stay with the other.
                     log.warning("guest #%s not claimed by %s: %s", guest.pk, user.pk, refused)
         login(request, user)
+        messages.success(
+            request,
+            gettext("Welcome to Sultan, %(name)s! Your games are kept with your account now.")
+            % {"name": user.get_username()},
+        )
         return redirect(_next_url(request))
     context = {"form": form, "guest": guest, "next": _next_url(request)}
     return render(request, "registration/signup.html", context, status=400 if form.errors else 200)

@@ -67,7 +67,7 @@ def _seconds(delta: timedelta | None) -> str:
 
 class MoveInline(TabularInline):
     model = Move
-    fields = ("seq", "token", "accepted_at", "gap", "client_move_id", "replay")
+    fields = ("seq", "token", "automatic", "accepted_at", "gap", "client_move_id", "replay")
     readonly_fields = fields
     ordering = ("seq",)
     extra = 0

@@ -1,10 +1,12 @@
-"""JSON over HTTP: one error shape, one way to read a request body."""
+"""Answers over HTTP: one JSON error shape, one way to read a request body, and
+refusals as a page (`notice`) with a status that says the same to machines."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.common import fields
@@ -19,3 +21,16 @@ def error_response(status: int, code: str, message: str) -> JsonResponse:
 def json_body(request: HttpRequest) -> dict[str, Any]:
     """The request's JSON object; `BadInput` when it is too big or not one."""
     return fields.json_object(request.body, limit=MAX_BODY_BYTES, what=_("request body"))
+
+
+def notice(
+    request: HttpRequest,
+    *,
+    status: int,
+    title: str,
+    message: str,
+    actions: list[tuple[str, str]] | None = None,
+) -> HttpResponse:
+    """A refusal as a page: what happened and where to go from here."""
+    context = {"title": title, "message": message, "actions": actions or [(_("Home"), "/")]}
+    return render(request, "notice.html", context, status=status)

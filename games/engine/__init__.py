@@ -11,6 +11,7 @@ from games.engine.errors import IllegalMove, InvalidMove
 from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move
 from games.engine.positions import replay
 from games.engine.rules import apply, apply_with_events, legal_moves, new_game
+from games.engine.safe import finish_line, home_foundation, safe_move, safe_run
 from games.engine.state import LOST, PLAYING, WON, GameState, player_view, race_view
 from games.engine.variants import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 
@@ -30,10 +31,14 @@ __all__ = [
     "Move",
     "apply",
     "apply_with_events",
+    "finish_line",
+    "home_foundation",
     "legal_moves",
     "new_game",
     "parse_move",
     "player_view",
     "race_view",
     "replay",
+    "safe_move",
+    "safe_run",
 ]

@@ -49,6 +49,14 @@ class Position:
     def status(self) -> str:
         return self.state.status
 
+    @property
+    def moves(self) -> int:
+        """The moves on the board: those made and not taken back (what Moves counts)."""
+        count, taken = 0, self.history
+        while taken is not None:
+            count, taken = count + 1, taken.below
+        return count
+
     def push(self, token: str) -> Position:
         """The position after a move (raises InvalidMove / IllegalMove)."""
         return Position(step_token(self.state, token), _Taken(self.state, self.history))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from games.engine import IllegalMove
@@ -43,7 +44,7 @@ _REASONS: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
         % {"variant": variant_label(str(d["variant"]))}
     ),
     "foundation_refuses": lambda d: (
-        _("foundation %(foundation)s does not take the %(card)s")
+        _("foundation %(foundation)s doesn’t take the %(card)s")
         % {"foundation": d["foundation"], "card": card_name(str(d["card"]))}
     ),
 }
@@ -53,3 +54,9 @@ def illegal_move(error: IllegalMove) -> str:
     """Why the rules refused a move, for the player; the engine's English otherwise."""
     word = _REASONS.get(error.reason)
     return word(error.details) if word is not None else str(error)
+
+
+def refused_move(error: IllegalMove) -> str:
+    """The same as a sentence on its own, as a refused move's answer says it:
+    "Foundation 3 doesn’t take the seven of hearts"."""
+    return capfirst(illegal_move(error))

@@ -79,6 +79,18 @@ SQLITE_REMOVE = [
 ]
 
 
+def restore_sqlite_triggers(schema_editor: BaseDatabaseSchemaEditor, table: str) -> None:
+    """Put back one table's SQLite triggers, which a later migration's rebuild dropped."""
+    if schema_editor.connection.vendor != "sqlite":
+        return  # PostgreSQL alters tables in place: its triggers stay
+    names = (f"{table}_no_update", f"{table}_no_delete")
+    for name in names:
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}", params=None)
+    for statement in SQLITE_INSTALL:
+        if any(f"TRIGGER {name} " in statement for name in names):
+            schema_editor.execute(statement, params=None)
+
+
 def install(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":

@@ -13,17 +13,10 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
 _TRIGGERS = import_module("games.migrations.0002_append_only_triggers")
-_NAMES = ("games_moderationaction_no_update", "games_moderationaction_no_delete")
 
 
 def restore_sqlite_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    if schema_editor.connection.vendor != "sqlite":
-        return  # PostgreSQL alters the column in place: its triggers stay
-    for name in _NAMES:
-        schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}", params=None)
-    for statement in _TRIGGERS.SQLITE_INSTALL:
-        if any(f"TRIGGER {name} " in statement for name in _NAMES):
-            schema_editor.execute(statement, params=None)
+    _TRIGGERS.restore_sqlite_triggers(schema_editor, "games_moderationaction")
 
 
 _ACTIONS = ["void", "reinstate", "flag", "clear_flag", "ban", "unban", "verify"]

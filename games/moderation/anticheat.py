@@ -189,7 +189,12 @@ def judge_seconds(times: Sequence[float]) -> Verdict:
 
 
 def judge(accepted_at: Sequence[datetime]) -> Verdict:
-    """The verdict on a game's acceptance times (games.models.Move.accepted_at, in seq order)."""
+    """The verdict on a game's acceptance times (games.models.Move.accepted_at, in seq order).
+
+    Only the player's own events count (games.store.selectors.players_own):
+    the server's automatic moves come in bursts no person makes, and would
+    read as a bot.
+    """
     if not accepted_at:
         return Verdict(False, (), None)
     origin = accepted_at[0]

@@ -16,23 +16,18 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import QuerySet
 
-from games.engine.positions import TIMEOUT
 from games.models import Game, GameStatus, ModerationAction, ModerationKind, Move
 from games.moderation import services as moderation
 from games.moderation.anticheat import MIN_GAPS, Verdict, judge
+from games.store.selectors import players_own
 
 # The account the flags are recorded under: inactive, so nobody signs in as it.
 ANTICHEAT_USERNAME: Final = "anticheat"
 REASON_PREFIX: Final = "anticheat:"
 
 
-def _player_moves(moves: QuerySet[Move]) -> QuerySet[Move]:
-    # The server's own `timeout` event closes a game at the race's end: no one's move.
-    return moves.exclude(token=TIMEOUT)
-
-
 def game_move_times(*, game: Game) -> list[datetime]:
-    moves = _player_moves(Move.objects.filter(game=game)).order_by("seq")
+    moves = players_own(Move.objects.filter(game=game)).order_by("seq")
     return list(moves.values_list("accepted_at", flat=True))
 
 
@@ -44,7 +39,7 @@ def verdicts(games: QuerySet[Game]) -> Iterator[tuple[int, Verdict]]:
     """(game id, verdict) for every game long enough to judge, in one pass over their logs."""
     judged = games.filter(last_seq__gt=MIN_GAPS).values("pk")
     rows = (
-        _player_moves(Move.objects.filter(game__in=judged))
+        players_own(Move.objects.filter(game__in=judged))
         .order_by("game_id", "seq")
         .values_list("game_id", "accepted_at")
         .iterator(chunk_size=5000)

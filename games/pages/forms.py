@@ -15,6 +15,7 @@ class RaceForm(forms.Form):
     seats = forms.IntegerField(min_value=2, max_value=8, initial=8)
     deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
     winnable = forms.BooleanField(required=False)
+    automatic_moves = forms.BooleanField(required=False)
     nickname = forms.CharField(max_length=40, required=False, strip=True)
 
 

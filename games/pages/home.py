@@ -63,6 +63,7 @@ def race_new(request: HttpRequest) -> HttpResponse:
             seat_limit=form.cleaned_data["seats"],
             deal=form.cleaned_data.get("deal"),
             winnable=form.cleaned_data.get("winnable", False),
+            automatic_moves=form.cleaned_data.get("automatic_moves", False),
         )
     except RaceRefused as refused:
         form.add_error(None, refused.message)

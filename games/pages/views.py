@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import MAX_NICKNAME, player_rename, player_start_guest_session
+from games.common.http import notice
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Game, Player
@@ -33,19 +35,6 @@ from games.store.selectors import game_record
 
 HISTORY_PAGE: Final = 25
 _CODE_CHARS = re.compile(r"[^0-9a-z]")
-
-
-def notice(
-    request: HttpRequest,
-    *,
-    status: int,
-    title: str,
-    message: str,
-    actions: list[tuple[str, str]] | None = None,
-) -> HttpResponse:
-    """A refusal as a page: what happened and where to go from here."""
-    context = {"title": title, "message": message, "actions": actions or [(_("Home"), "/")]}
-    return render(request, "notice.html", context, status=status)
 
 
 @require_GET
@@ -234,3 +223,18 @@ def guest_start(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"
     return redirect(target)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 404 page (handler404): a notice, not a bare error."""
+    return notice(
+        request,
+        status=404,
+        title=_("Page not found"),
+        message=_("There is nothing at this address. It may have been mistyped."),
+    )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """`/favicon.ico`, asked for by browsers whatever the page says: the site's icon."""
+    return redirect(static("img/favicon.svg"), permanent=True)

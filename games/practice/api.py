@@ -1,5 +1,8 @@
 """JSON endpoints for practice games: deal, resync, move, hint (docs/pages.md).
 
+A move may ask for automatic moves (`"automatic": true`, the player's setting):
+the safe moves after it come back in the same answer (games.store.services).
+
 A practice move answers with the race socket's shapes (docs/protocol.md §4):
 `ack` or `reject`, with an HTTP status that says which kind of refusal it is.
 Race moves never come through here: they belong to the race socket, where the
@@ -22,12 +25,13 @@ from games.accounts.services import MAX_NICKNAME, player_start_guest_session
 from games.common import fields
 from games.common.errors import BadInput
 from games.common.http import error_response, json_body
-from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, new_game
 from games.models import Game, Player
 from games.practice.hints import HintRefused, practice_hint
+from games.practice.selectors import practice_game_unfinished
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
-from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
-from games.store.selectors import game_state, player_game
+from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
+from games.store.selectors import game_position, game_state, player_game
 from games.store.services import MoveRejected, game_append_move
 
 # A new guest's name until they choose one, in the language they read the site in.
@@ -62,9 +66,16 @@ def _game_info(game: Game) -> dict[str, Any]:
 
 @require_POST
 def practice_start(request: HttpRequest) -> JsonResponse:
-    """Deal a practice game (or resume the player's open one on that deal and variant)."""
+    """Deal a practice game (or resume the player's open one on that deal and variant).
+
+    With `"create": false` nothing is written: the player's open game on the
+    deal if there is one, else the deal as it starts (`game` null). The page
+    asks that way on opening, and creates the game with its first move, so a
+    link merely opened leaves no game behind to "continue".
+    """
     try:
         data = json_body(request)
+        create = fields.flag(data, "create", True)
         variant = data.get("variant", DEFAULT_VARIANT)
         if variant not in VARIANTS:
             raise BadInput(
@@ -82,6 +93,14 @@ def practice_start(request: HttpRequest) -> JsonResponse:
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
     player = player_for_request(request)
+    if not create:
+        open_game = (
+            None
+            if player is None
+            else practice_game_unfinished(player=player, variant=variant, seed=seed)
+        )
+        if open_game is None:
+            return _unplayed_deal(player, variant, seed)
     if player is None:
         # Checked input first: a refused request leaves no stray guest behind.
         player = player_start_guest_session(request=request, nickname=nickname)
@@ -98,10 +117,30 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             "resumed": start.resumed,
             "player": {"nickname": player.nickname, "guest": player.is_guest},
             "game": _game_info(game),
-            "view": own_view(game_state(game=game), game.last_seq),
+            "view": _view(game),
         },
         status=200 if start.resumed else 201,
     )
+
+
+def _unplayed_deal(player: Player | None, variant: str, seed: int) -> JsonResponse:
+    who = None if player is None else {"nickname": player.nickname, "guest": player.is_guest}
+    return JsonResponse(
+        {
+            "type": "deal",
+            "resumed": False,
+            "player": who,
+            "game": None,
+            "deal": str(seed),
+            "variant": variant,
+            "view": own_view(new_game(seed, variant), 0),
+        }
+    )
+
+
+def _view(game: Game) -> dict[str, Any]:
+    position = game_position(game=game)
+    return own_view(position.state, game.last_seq, position.moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +174,7 @@ def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
         {
             "type": "game",
             "game": _game_info(found),
-            "view": own_view(game_state(game=found), found.last_seq),
+            "view": _view(found),
         }
     )
 
@@ -148,6 +187,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         token = fields.text(data, "token", MAX_TOKEN)
         move_id = fields.text(data, "id", MAX_ID)
         seq = fields.whole(data, "seq", 2**53)
+        automatic = fields.flag(data, "automatic", False)
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
     player = player_for_request(request)
@@ -157,7 +197,12 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     assert player is not None
     try:
         result = game_append_move(
-            game_id=found.pk, player=player, token=token, client_move_id=move_id, expected_seq=seq
+            game_id=found.pk,
+            player=player,
+            token=token,
+            client_move_id=move_id,
+            expected_seq=seq,
+            automatic_moves=automatic,
         )
     except MoveRejected as rejected:
         status = REJECT_STATUS.get(rejected.code, 422)
@@ -172,7 +217,8 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
             "token": result.token,
             "duplicate": result.duplicate,
             "events": result.events,
-            "view": own_view(result.state, result.seq),
+            "automatic": list(result.automatic),
+            "view": own_view(result.state, result.seq, result.moves),
         }
     )
 
@@ -189,4 +235,11 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
         hint = practice_hint(game=found, player=player, state=game_state(game=found))
     except HintRefused as refused:
         return error_response(refused.status, refused.code, refused.message)
-    return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})
+    return JsonResponse(
+        {
+            "type": "hint",
+            "status": hint.status,
+            "move": hint.move,
+            "shown": line_steps(game_state(game=found), hint.shown),
+        }
+    )

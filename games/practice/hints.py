@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.common.lru import LRU
-from games.engine import GameState, apply
+from games.engine import SLOT_LETTERS, GameState, apply
 from games.engine.solver.solve import solve
+from games.engine.variants import VARIANT_RULES
 from games.i18n.messages import game_over as _game_over
 from games.models import Game, Player
 from games.races.selectors import deal_raced_now
@@ -45,6 +46,9 @@ class HintRefused(Refused):
 class Hint:
     status: str  # won: `move` starts a winning line; lost: none exists; unknown: out of time
     move: str | None
+    # "Show me how": the line's first moves, up to the first that would bring a
+    # card into view the player has not seen (see `in_sight`).
+    shown: tuple[str, ...] = ()
 
 
 @dataclass
@@ -62,17 +66,22 @@ class WinningLines:
 
     def next_move(self, game_id: int, state: GameState) -> str | None:
         """The move after `state` on the game's line, when `state` lies on it."""
+        rest = self.rest(game_id, state)
+        return rest[0] if rest else None
+
+    def rest(self, game_id: int, state: GameState) -> tuple[str, ...]:
+        """The game's line from `state` on, when `state` lies on it; else nothing."""
         found = self._lines.get(game_id)
         if found is None:
-            return None
+            return ()
         position, line = found
         # A line holds a few hundred moves at most, and the engine plays
         # tens of thousands a second: walking it costs milliseconds.
-        for move in line:
+        for i, move in enumerate(line):
             if position == state:
-                return move
+                return line[i:]
             position = apply(position, move)
-        return None
+        return ()
 
     def clear(self) -> None:
         self._lines.clear()
@@ -96,12 +105,32 @@ def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
         raise HintRefused(
             "deal_raced", _("this deal is being raced: no hints until that race ends")
         )
-    move = winning_lines.next_move(game.pk, state)
-    if move is not None:
+    rest = winning_lines.rest(game.pk, state)
+    if rest:
         winning_lines.stats.followed += 1
-        return Hint("won", move)
+        return Hint("won", rest[0], in_sight(state, rest))
     winning_lines.stats.solved += 1
     solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)
-    return Hint(solution.status, solution.moves[0] if solution.moves else None)
+    first = solution.moves[0] if solution.moves else None
+    return Hint(solution.status, first, in_sight(state, solution.moves))
+
+
+def in_sight(state: GameState, line: tuple[str, ...]) -> tuple[str, ...]:
+    """The start of `line` that shows no card the player has not seen.
+
+    It stops before a draw (the stock's top comes into view), a redeal (the
+    new order is the stock's) and, in `sultan` variants, a slot's card going up
+    while the stock has cards (the refill comes from it). Showing more would
+    tell the player what is coming.
+    """
+    shown: list[str] = []
+    refills = VARIANT_RULES[state.variant].auto_refill
+    for move in line:
+        from_slot = move[0] in SLOT_LETTERS and move[1].isdigit()
+        if move in ("draw", "redeal") or (from_slot and refills and state.stock):
+            break
+        state = apply(state, move)
+        shown.append(move)
+    return tuple(shown)

@@ -270,7 +270,8 @@ class RaceConsumer(TwoReaderConsumer):
                 token=append.token,
                 duplicate=append.duplicate,
                 events=append.events,
-                view=protocol.own_view(append.state, append.seq),
+                automatic=list(append.automatic),
+                view=protocol.own_view(append.state, append.seq, append.moves),
                 version=done.version,
             )
         )

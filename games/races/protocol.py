@@ -8,6 +8,7 @@ well-formed `ClientMessage`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.common import fields
 from games.common.errors import BadInput
-from games.engine import GameState, legal_moves, player_view
+from games.engine import GameState, apply_with_events, finish_line, legal_moves, player_view
 
 MAX_FRAME_BYTES: Final = 4096
 CLIENT_TYPES: Final = frozenset(
@@ -72,9 +73,29 @@ def _message(data: dict[str, Any]) -> ClientMessage:
     return ClientMessage(kind)
 
 
-def own_view(state: GameState, seq: int) -> dict[str, Any]:
-    """The player's view (RULES.md) with what the board needs: legal moves and the seq."""
-    return {**player_view(state), "legal": legal_moves(state), "seq": seq}
+def own_view(state: GameState, seq: int, moves: int | None = None) -> dict[str, Any]:
+    """The player's view (RULES.md) with what the board needs: legal moves, the seq, the
+    moves on the board (not taken back; the seq without undos) and whether Finish can play
+    the game out (games.engine.safe, which never reads an unseen card)."""
+    return {
+        **player_view(state),
+        "legal": legal_moves(state),
+        "seq": seq,
+        "moves": seq if moves is None else moves,
+        "finishable": finish_line(state) is not None,
+    }
+
+
+def line_steps(state: GameState, line: Sequence[str]) -> list[dict[str, Any]]:
+    """A line of moves as the board plays it: each move's events and the view after it.
+
+    For lines a player may see whole: a hint's shown part, a finished game's analysis.
+    """
+    steps: list[dict[str, Any]] = []
+    for i, move in enumerate(line, start=1):
+        state, events = apply_with_events(state, move)
+        steps.append({"seq": i, "token": move, "events": events, "view": own_view(state, i)})
+    return steps
 
 
 # Server → client. Every message a socket sends is built by one of these; the
@@ -90,7 +111,10 @@ def ack(
     events: list[Any],
     view: dict[str, Any],
     version: int | None,
+    automatic: list[str] | None = None,
 ) -> dict[str, Any]:
+    """A move's answer. `automatic`: the moves the server appended with it (or, for
+    Finish, instead of it), whose events are in `events` marked `"automatic": true`."""
     return {
         "type": "ack",
         "id": move_id,
@@ -99,6 +123,7 @@ def ack(
         "token": token,
         "duplicate": duplicate,
         "events": events,
+        "automatic": automatic or [],
         "view": view,
     }
 

@@ -21,7 +21,7 @@ from games.engine.positions import Position, advance
 from games.models import Game, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races import protocol
 from games.races.protocol import own_view
-from games.store.selectors import game_state, race_deal_public
+from games.store.selectors import game_position, game_state, race_deal_public
 
 # Versions a client may be behind and still be answered from the history.
 HISTORY_LIMIT: Final = 300
@@ -224,7 +224,11 @@ def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
         role = _role(race, player, games, entries)
         you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
         if role == "racer" and game is not None:
-            you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
+            position = game_position(game=game)
+            you["game"] = {
+                "id": game.pk,
+                "view": own_view(position.state, game.last_seq, position.moves),
+            }
         finished = race.status == RaceStatus.FINISHED
         return protocol.snapshot(
             version=race.version,

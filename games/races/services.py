@@ -71,10 +71,12 @@ def race_create(
     seat_limit: int = 8,
     deal: int | None = None,
     winnable: bool = False,
+    automatic_moves: bool = False,
     rematch_of: Race | None = None,
 ) -> Race:
     """A new race in its lobby with the host seated. `deal` makes it an open deal;
-    `winnable` draws secret deals until the solver proves one winnable."""
+    `winnable` draws secret deals until the solver proves one winnable;
+    `automatic_moves` has the server play every racer's safe moves."""
     if host.banned_at is not None:
         raise RaceRefused("banned", _("this player is banned"))
     if variant not in VARIANTS:
@@ -101,6 +103,7 @@ def race_create(
         seed=seed,
         open_deal=deal is not None,
         winnable_deal=winnable,
+        automatic_moves=automatic_moves,
         time_limit_s=time_limit_s,
         seat_limit=seat_limit,
         rematch_of=rematch_of,
@@ -305,6 +308,7 @@ def race_rematch(*, race: Race, player: Player) -> Race:
             seed=seed,
             open_deal=False,
             winnable_deal=locked.winnable_deal,
+            automatic_moves=locked.automatic_moves,
             time_limit_s=locked.time_limit_s,
             seat_limit=locked.seat_limit,
             rematch_of=locked,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -13,10 +13,25 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.common.http import notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceStatus
 from games.races.selectors import race_by_code, race_role
 from games.races.services import RaceRefused, race_join
+
+
+def no_such_race(request: HttpRequest) -> HttpResponse:
+    """The site's own page for an unknown race link, rendered here (not raised): under
+    DEBUG a raised Http404 shows Django's debug page instead of the site's."""
+    return notice(
+        request,
+        status=404,
+        title=_("No such race"),
+        message=_(
+            "No race has this link. Check the code with whoever sent it, or start a race yourself."
+        ),
+        actions=[(_("Home"), "/")],
+    )
 
 
 @require_GET
@@ -24,7 +39,7 @@ from games.races.services import RaceRefused, race_join
 def race_page(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404(_("No race with this code"))
+        return no_such_race(request)
     player = player_for_request(request)
     role = race_role(race=race, player=player)
     return render(request, "race.html", _page_context(request, race, player, role))
@@ -34,7 +49,7 @@ def race_page(request: HttpRequest, code: str) -> HttpResponse:
 def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404(_("No race with this code"))
+        return no_such_race(request)
     player = player_identify(request=request, nickname=request.POST.get("nickname"))
     if player is None:
         return _race_error(request, race, _("Pick a nickname to join, or log in."))

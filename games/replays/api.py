@@ -14,10 +14,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.common.http import error_response
+from games.races.protocol import line_steps
 from games.races.selectors import deal_raced_now
 from games.replays.access import HIDDEN, IN_PLAY, ReplayGate, replay_gate
 from games.replays.analysis import game_analysis
 from games.replays.selectors import game_replay
+from games.store.selectors import game_position
 
 CLOSED: Final = {
     HIDDEN: (404, "not_found", gettext_lazy("no replay here")),
@@ -62,6 +64,12 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
             "verdict": analysis.verdict,
             "seq": analysis.seq,
             "line": list(analysis.line),
+            # The line played out, for watching it on the board from move `seq`.
+            "steps": (
+                line_steps(game_position(game=game, seq=analysis.seq).state, analysis.line)
+                if analysis.seq is not None and analysis.line
+                else []
+            ),
             "lost_seq": analysis.lost_seq,
             "exact": analysis.exact,
         }

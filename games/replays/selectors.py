@@ -47,7 +47,7 @@ def game_replay(*, game: Game) -> dict[str, Any]:
                 "token": token,
                 "t": _ms(accepted_at - origin),
                 "events": events,
-                "view": own_view(position.state, seq),
+                "view": own_view(position.state, seq, position.moves),
             }
         )
     race = game.race

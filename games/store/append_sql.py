@@ -35,6 +35,7 @@ class LockedGame:
     # The move already stored under the client move id asked about, if any.
     reused_seq: int | None = None
     reused_token: str | None = None
+    reused_automatic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class RaceClock:
     status: str
     starts_at: datetime | None
     time_limit_s: int
+    automatic_moves: bool
 
 
 def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
@@ -52,7 +54,8 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT g.id, g.player_id, g.race_id, g.seed, g.variant, g.status, g.last_seq, "
-            f"g.started_at IS NOT NULL, p.banned_at IS NOT NULL, m.seq, m.token "
+            f"g.started_at IS NOT NULL, p.banned_at IS NOT NULL, m.seq, m.token, "
+            f"m.automatic "
             f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id "
             f"LEFT JOIN {_MOVE} m ON m.game_id = g.id AND m.client_move_id = %s "
             f"WHERE g.id = %s{lock}",
@@ -74,6 +77,7 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
         bool(banned),
         row[9],
         row[10],
+        bool(row[11]),
     )
 
 
@@ -88,24 +92,29 @@ def bump_race(race_id: int) -> RaceClock:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
-            f"RETURNING version, status, starts_at, time_limit_s",
+            f"RETURNING version, status, starts_at, time_limit_s, automatic_moves",
             [race_id],
         )
         row = cursor.fetchone()
     if row is None:
         raise Race.DoesNotExist(f"no race {race_id}")
-    version, status, starts_at, time_limit_s = row
-    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s))
+    version, status, starts_at, time_limit_s, automatic = row
+    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s), bool(automatic))
 
 
 def insert_move(
-    game_id: int, seq: int, token: str, accepted_at: datetime, client_move_id: str
+    game_id: int,
+    seq: int,
+    token: str,
+    accepted_at: datetime,
+    client_move_id: str,
+    automatic: bool = False,
 ) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_MOVE} (game_id, seq, token, accepted_at, client_move_id) "
-            f"VALUES (%s, %s, %s, %s, %s) RETURNING id",
-            [game_id, seq, token, _param(accepted_at), client_move_id],
+            f"INSERT INTO {_MOVE} (game_id, seq, token, accepted_at, client_move_id, automatic) "
+            f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+            [game_id, seq, token, _param(accepted_at), client_move_id, automatic],
         )
         return int(cursor.fetchone()[0])
 

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import GameState, IllegalMove, InvalidMove
-from games.engine.positions import Position, advance
+from games.engine.positions import TIMEOUT, Position, advance
 from games.models import (
     GAME_SWITCHES,
     Game,
@@ -35,6 +35,16 @@ class RecordHidden(Exception):
 
 def game_moves(*, game: Game) -> QuerySet[Move]:
     return Move.objects.filter(game=game).order_by("seq")
+
+
+def players_own(moves: QuerySet[Move]) -> QuerySet[Move]:
+    """The events a player made: what timing statistics and anti-cheat judge.
+
+    The server's events are left out: automatic moves and Finish (the player
+    asked once; the server chose the moves) and the `timeout` that closes a
+    race game at the race's end. Their times say nothing about a player.
+    """
+    return moves.exclude(automatic=True).exclude(token=TIMEOUT)
 
 
 def game_position(*, game: Game, seq: int | None = None) -> Position:
@@ -155,7 +165,7 @@ def game_record_text(*, game: Game) -> str:
 
 
 def game_timing(*, game: Game) -> Timing:
-    times = list(game_moves(game=game).values_list("accepted_at", flat=True))
+    times = list(players_own(game_moves(game=game)).values_list("accepted_at", flat=True))
     return summarize(times)
 
 

@@ -23,8 +23,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
-from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
-from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance
+from games.engine import (
+    SEED_LIMIT,
+    UNDO,
+    VARIANTS,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    safe_run,
+)
+from games.engine.positions import LOG_EVENTS, RESIGN, TIMEOUT, Event, Position, advance
 from games.i18n import messages
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
@@ -34,6 +42,12 @@ from games.store.append_sql import (
     insert_move,
     lock_game,
     update_projection,
+)
+from games.store.automatic import (
+    FINISH,
+    automatic_move_id,
+    finish_moves,
+    undos_for,
 )
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
@@ -64,6 +78,11 @@ class AppendResult:
     duplicate: bool
     # A race game's move takes the race's next version in the same transaction.
     race_version: int | None = None
+    # The events the server appended after (or, for Finish, instead of) the
+    # player's: `seq` is the last of them, and `events` holds theirs too,
+    # each marked `"automatic": true`.
+    automatic: tuple[str, ...] = ()
+    moves: int = 0  # made and not taken back, after this event
 
 
 # Games --------------------------------------------------------------------
@@ -103,15 +122,21 @@ def game_append_move(
     token: str,
     client_move_id: str,
     expected_seq: int,
+    automatic_moves: bool = False,
     on_race_version: RaceHook | None = None,
 ) -> AppendResult:
-    """Append one event (a move, `undo` or `resign`) to a game's log.
+    """Append one event (a move, `undo`, `resign` or `finish`) to a game's log.
 
-    Raises MoveRejected, having written nothing. A retry with a client move id
-    already in the log returns the original result (duplicate=True).
-    `on_race_version(version, seq, state)` runs inside the transaction when a
-    race game's move took the race's next version: the race's announcement
-    of it commits with it (games.races.outbox).
+    With automatic moves on (a practice player's setting; in a race the race's,
+    whatever is asked), the safe moves that follow a move are appended with it.
+    An `undo` takes back the player's last move with the automatic moves after
+    it. `finish` appends the moves that play the game out
+    (games.engine.safe). Raises MoveRejected, having written nothing. A retry
+    with a client move id already in the log returns the original result
+    (duplicate=True). `on_race_version(version, seq, state)` runs inside the
+    transaction when a race game's move took the race's next version, with the
+    last event appended and the state after it: the race's announcement of it
+    commits with it (games.races.outbox).
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
         raise MoveRejected("invalid", _("a client move id is 1 to 64 characters"), expected_seq)
@@ -123,6 +148,7 @@ def game_append_move(
                 token=token,
                 client_move_id=client_move_id,
                 expected_seq=expected_seq,
+                automatic_moves=automatic_moves,
                 on_race_version=on_race_version,
             )
     except IntegrityError:
@@ -162,6 +188,7 @@ def _append_locked(
     token: str,
     client_move_id: str,
     expected_seq: int,
+    automatic_moves: bool,
     on_race_version: RaceHook | None,
 ) -> AppendResult:
     game = lock_game(game_id, client_move_id)
@@ -172,22 +199,22 @@ def _append_locked(
     if game.player_banned:  # read with the lock, not from the caller's copy
         raise MoveRejected("banned", _("this player is banned"), current)
     take_backs = game.race_id is None
-    reused = (game.reused_seq, game.reused_token)
+    reused = (game.reused_seq, game.reused_token, game.reused_automatic)
     if reused[0] is None and expected_seq != current:
         # The lock's statement read the moves as they were before it waited for
         # the lock; a move committed meanwhile (a concurrent retry) is read now.
         found = Move.objects.filter(game_id=game_id, client_move_id=client_move_id)
-        reused = found.values_list("seq", "token").first() or (None, None)
-    earlier_seq, earlier_token = reused
+        reused = found.values_list("seq", "token", "automatic").first() or (None, None, False)
+    earlier_seq, earlier_token, earlier_automatic = reused
     if earlier_seq is not None:
         # An id already in the log, checked before anything else so that one
         # mistake gets one answer: the same move sent again with the seq its
-        # first attempt expected is a retry and gets the first answer; the id
-        # with another move, or with the current seq, is a conflict.
-        if earlier_token == token and expected_seq != current:
-            before = _position(game, earlier_seq - 1)
-            after, events = advance(before, token, take_backs=take_backs)
-            return AppendResult(game_id, earlier_seq, token, events, after.state, True)
+        # first attempt expected is a retry and gets the first answer (with the
+        # automatic moves after it; a Finish is stored as the moves it played);
+        # the id with another move, or with the current seq, is a conflict.
+        same = earlier_token == token or (token == FINISH and earlier_automatic)
+        if same and expected_seq != current:
+            return _answer_again(game, earlier_seq, take_backs=take_backs)
         raise MoveRejected(
             "conflict",
             _("client move id already used for %(token)r") % {"token": earlier_token},
@@ -209,19 +236,84 @@ def _append_locked(
         clock = bump_race(game.race_id)
         _race_gate(clock, now, current)
         race_version = clock.version
+        automatic_moves = clock.automatic_moves
     if token == TIMEOUT:
         raise MoveRejected("invalid", _("timeout is the server's event, not a move"), current)
+    position = _position(game, current)
+    planned = [(token, False)]
+    if token == FINISH:
+        line = finish_moves(position.state)
+        if not line:
+            raise MoveRejected(
+                "illegal", _("Moves remain that are yours to choose: no Finish yet"), current
+            )
+        planned = [(move, True) for move in line]
+    elif token == UNDO and take_backs:
+        # Whatever the setting now: the log says which moves the server made.
+        planned += [(UNDO, True)] * (undos_for(game_id) - 1)
     try:
-        after, events = advance(_position(game, current), token, take_backs=take_backs)
+        after, events = advance(position, planned[0][0], take_backs=take_backs)
     except InvalidMove:
         raise MoveRejected("invalid", messages.not_a_move(token), current) from None
     except IllegalMove as error:
-        raise MoveRejected("illegal", messages.illegal_move(error), current) from None
+        raise MoveRejected("illegal", messages.refused_move(error), current) from None
     seq = current + 1
-    _record(game_id, seq, token, after, now, client_move_id)
+    _record(game_id, seq, planned[0][0], after, now, client_move_id, planned[0][1])
+    if planned[0][1]:
+        _mark_automatic(events)
+    if automatic_moves and token not in LOG_EVENTS and token != FINISH:
+        planned += [(move, True) for move in safe_run(after.state)]
+    for move, _server in planned[1:]:
+        after, more = advance(after, move, take_backs=take_backs)
+        seq += 1
+        _record(game_id, seq, move, after, now, automatic_move_id(seq), True)
+        events += _mark_automatic(more)
     if race_version is not None and on_race_version is not None:
+        # One version for the player's move and the server's after it: the
+        # race hears of them together, as the player's answer tells of them.
         on_race_version(race_version, seq, after.state)
-    return AppendResult(game_id, seq, token, events, after.state, False, race_version)
+    automatic = tuple(move for move, server in planned if server)
+    return AppendResult(
+        game_id, seq, token, events, after.state, False, race_version, automatic, after.moves
+    )
+
+
+def _mark_automatic(events: list[Event]) -> list[Event]:
+    for event in events:
+        event["automatic"] = True
+    return events
+
+
+def _answer_again(game: LockedGame, first_seq: int, *, take_backs: bool) -> AppendResult:
+    """A retried request's first answer: its event and the automatic ones right after."""
+    rows = list(
+        Move.objects.filter(game_id=game.id, seq__gte=first_seq)
+        .order_by("seq")
+        .values_list("seq", "token", "automatic")
+    )
+    position = _position(game, first_seq - 1)
+    events: list[Event] = []
+    automatic: list[str] = []
+    seq = first_seq
+    for i, (row_seq, move, server) in enumerate(rows):
+        if i and not server:
+            break
+        position, more = advance(position, move, take_backs=take_backs)
+        events += _mark_automatic(more) if server else more
+        if server:
+            automatic.append(move)
+        seq = row_seq
+    token = FINISH if rows[0][2] and rows[0][1] != UNDO else rows[0][1]
+    return AppendResult(
+        game.id,
+        seq,
+        token,
+        events,
+        position.state,
+        True,
+        automatic=tuple(automatic),
+        moves=position.moves,
+    )
 
 
 def _position(game: LockedGame, seq: int) -> Position:
@@ -231,10 +323,16 @@ def _position(game: LockedGame, seq: int) -> Position:
 
 
 def _record(
-    game_id: int, seq: int, token: str, after: Position, now: datetime, client_move_id: str
+    game_id: int,
+    seq: int,
+    token: str,
+    after: Position,
+    now: datetime,
+    client_move_id: str,
+    automatic: bool = False,
 ) -> None:
     """Insert the log row and update the projection, in the caller's transaction."""
-    move_id = insert_move(game_id, seq, token, now, client_move_id)
+    move_id = insert_move(game_id, seq, token, now, client_move_id, automatic)
     state = after.state
     update_projection(
         game_id,
@@ -262,7 +360,7 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
         return False
     after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
     seq = game.last_seq + 1
-    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
+    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}", True)
     return True
 
 

@@ -58,7 +58,8 @@ class Timing:
 
 
 def summarize(accepted_at: Sequence[datetime]) -> Timing:
-    """The summary of a log's acceptance times, in log order."""
+    """The summary of a log's acceptance times, in log order: the player's own events only
+    (games.store.selectors.players_own), never the server's automatic ones."""
     gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(accepted_at)]
     if len(gaps) < 2:
         return Timing(len(accepted_at), gaps[0] if gaps else None, None, None)

@@ -135,3 +135,22 @@ def play_and_resign(page: Any, deal: int, tokens: list[str]) -> int:
         [deal, tokens],
     )
     return game_id
+
+
+def open_board(
+    new_page: Any, path: str, width: int = 1280, height: int = 800, **options: Any
+) -> Any:
+    """A fresh browser on a game page, once its board is drawn."""
+    page = new_page(width, height, **options)
+    page.goto(path)
+    page.wait_for_selector(".sultan-board .sb-table")
+    return page
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    """Wait until the practice log holds `seq` events (undos too) and nothing is on its way."""
+    page.wait_for_function(
+        "n => document.getElementById('practice').dataset.seq === String(n)"
+        " && !document.querySelector('.sultan-board .is-pending')",
+        arg=seq,
+    )

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.plans import foundation_plan, play_and_resign
+from tests.browser.plans import foundation_plan, play_and_resign, wait_seq
 
 PHONE = (390, 844)
 
@@ -97,11 +97,19 @@ def test_history_lists_the_games_played_in_this_browser(new_page, shot):
     game_id = play_and_resign(page, 9090, ["draw", "draw"])
     page.goto("/practice/9191/")
     page.wait_for_selector(".sultan-board .sb-table")
+    page.keyboard.press("Space")
+    wait_seq(page, 1)
+    # A deal only opened, never played, is no game: nothing to continue.
+    page.goto("/practice/9292/")
+    page.wait_for_selector(".sultan-board .sb-table")
     page.goto("/history/")
     assert page.locator(f'a[href="/games/{game_id}/replay/"]').count() == 1
     assert page.locator('a[href="/practice/9191/?variant=sultan"]').count() == 1
+    assert page.locator('a[href^="/practice/9292/"]').count() == 0
     assert "Sultan" in page.inner_text(".stats-grid")
     shot(page, "history")
+    page.goto("/")
+    assert "9292" not in page.inner_text("main")
     phone = new_page(*PHONE)
     phone.goto("/history/")
     assert phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
@@ -117,7 +125,7 @@ def test_the_account_pages(new_page, shot, name):
     assert page.js_errors == []
 
 
-def test_a_guest_signs_up_and_keeps_the_game(new_page):
+def test_a_guest_signs_up_and_keeps_the_game(new_page, shot):
     page = new_page()
     game_id = play_and_resign(page, 7070, ["draw"])
     page.goto("/accounts/signup/")
@@ -127,6 +135,8 @@ def test_a_guest_signs_up_and_keeps_the_game(new_page):
     with page.expect_navigation():
         page.click("main button[type=submit]")
     assert "nasreddin" in page.inner_text(".account")
+    assert "Welcome to Sultan, nasreddin!" in page.inner_text(".site-messages")
+    shot(page, "signed-up-welcome")
     page.goto("/history/")
     assert page.locator(f'a[href="/games/{game_id}/replay/"]').count() == 1
 

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
+from django.utils.text import capfirst
 
 from games.engine import MOVES, IllegalMove, apply, new_game
 from games.i18n.labels import card_name
@@ -87,7 +88,7 @@ def test_a_refused_move_keeps_its_code_and_says_why_in_russian(alice: Player) ->
     body = answer.json()
     assert body["code"] == "illegal"  # the protocol's word stays English
     with translation.override("ru"):
-        assert body["message"] == f"{card_name(card)} не ложится на стопку {token[1]}"
+        assert body["message"] == f"{capfirst(card_name(card))} не ложится на стопку {token[1]}"
 
 
 @pytest.mark.django_db

@@ -8,6 +8,7 @@ from games.engine import apply, legal_moves, new_game, replay
 from games.engine.solver.solve import solve
 from games.engine.solver.winnable import winnable_seed
 from games.models import Player, Race
+from games.races.protocol import own_view
 from games.races.services import race_create
 from games.replays.analysis import (
     ANALYSIS_PROBE_NODES,
@@ -45,7 +46,7 @@ def test_a_hint_says_so_when_no_line_wins(alice: Player):
     tokens = recorded_game(careless_policy)[:-1]  # one move before the careless loss
     _play(game, alice, tokens)
     response = post_json(client_for(alice), f"/api/games/{game.pk}/hint", {})
-    assert response.json() == {"type": "hint", "status": "lost", "move": None}
+    assert response.json() == {"type": "hint", "status": "lost", "move": None, "shown": []}
 
 
 def test_there_is_no_hint_in_a_race(alice: Player, bob: Player):
@@ -166,3 +167,18 @@ def test_the_next_probe_halves_the_widest_stretch_no_probe_failed_to_decide():
     assert after(10, 11) is None  # exact
     assert after(10, 13, 11, 12) is None  # every position in between undecided
     assert after(200, None) is None  # still winnable at the end
+
+
+def test_the_analysis_plays_its_winning_line_out_for_the_board(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    tokens = recorded_game(careless_policy)
+    _play(game, alice, tokens)
+    data = client_for(alice).get(f"/api/games/{game.pk}/analysis").json()
+    assert data["verdict"] == "lost_after"
+    steps = data["steps"]
+    assert [s["token"] for s in steps] == data["line"]
+    state = replay(SEED, VARIANT, tokens[: data["seq"]])
+    for step in steps:
+        state = apply(state, step["token"])
+        assert step["view"] == own_view(state, step["seq"])
+    assert steps[-1]["view"]["status"] == "won"

@@ -142,3 +142,32 @@ def test_the_analysis_waits_for_the_race_on_its_deal(alice: Player, bob: Player)
     race.status = "finished"
     race.save()
     assert client.get(f"/api/games/{game.pk}/analysis").json()["verdict"] == "lost_after"
+
+
+def test_show_me_how_stops_before_any_card_not_seen_yet():
+    from games.engine.state import PLAYING, GameState
+    from games.practice.hints import in_sight
+
+    kings = (0,) * 9
+    state = GameState(
+        "sultan", 1, kings, ("AC", "AS", None, None, None, None), ("AD",), ("5H",), 0, PLAYING
+    )
+    # The waste's ace and the clubs ace show nothing new; the spades ace would pull
+    # a refill out of the stock, and a draw would show its top card.
+    assert in_sight(state, ("w1", "draw", "a7")) == ("w1",)
+    assert in_sight(state, ("w1", "a7", "b4")) == ("w1",)
+    pysolfc = state._replace(variant="pysolfc")
+    assert in_sight(pysolfc, ("w1", "a7", "b4", "draw")) == ("w1", "a7", "b4")
+
+
+def test_a_hint_shows_the_start_of_its_line_on_the_board(alice: Player):
+    game = game_create(player=alice, variant=VARIANT, seed=SEED)
+    hint = _hint(game, alice)
+    assert hint["status"] == "won"
+    shown = hint["shown"]
+    assert isinstance(shown, list)
+    state = new_game(SEED, VARIANT)
+    for step in shown:
+        assert step["token"] not in ("draw", "redeal")
+        state = apply(state, step["token"])
+        assert step["view"]["foundations"] == state.foundation_tops()

@@ -167,7 +167,7 @@ def test_races_have_no_take_backs(alice, running_race):
     append(game, alice, "draw")
     error = rejected(game, alice, "undo")
     assert error.code == "illegal"
-    assert "races have no take-backs" in error.message
+    assert error.message == "Races have no take-backs"
 
 
 def test_a_race_game_plays_the_race_deal(alice, running_race):

@@ -6,11 +6,14 @@
 //   board.render(view);                 // first view, or a resync
 //   await board.applyAck(events, view); // after the server accepted a move
 //   board.reject(token, "reason");      // after it refused one
+// Every intention (undo too) waits for its answer; clicks and keys that come
+// meanwhile are queued in order and applied, once each, when it is in.
 // Intentions also arrive as a bubbling "board:intent" CustomEvent ({detail: {token}});
 // listen to one or the other. Needs css/board.css on the page.
 
-import { ensureSprite, cardName, CardName } from "./cards.js";
-import { gettext, interpolate, orList } from "./i18n.js";
+import { ensureSprite, cardName } from "./cards.js";
+import { capitalize, gettext, interpolate, orList } from "./i18n.js";
+import { playSound } from "./sounds.js";
 import { installKeys, ensureTabStop } from "./keys.js";
 import { buildBoard, paintView, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
 import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
@@ -22,6 +25,8 @@ export { renderMiniGrid } from "./minigrid.js";
 
 const PENDING_TIMEOUT = 10_000; // ms before a silent server stops blocking input
 const TOAST_MS = 2400;
+// A second click (or tap) on the same card within this is a double-click: send it home.
+export const DOUBLE_MS = 450;
 
 /**
  * createBoard(element, options) → Board
@@ -44,6 +49,8 @@ export class Board {
   #toastTimer = 0;
   #pointed = null; // a hinted move token, shown until the board changes
   #listeners = [];
+  #queue = []; // input that came while a move was on its way, in order
+  #lastClick = { source: null, at: 0, sent: false };
 
   constructor(element, { onIntent = null, interactive = true, keys = document, undoButton = true, view = null } = {}) {
     this.root = element;
@@ -59,19 +66,23 @@ export class Board {
       drop: (s, spot, ghost, origin) => this.#dragDrop(s, spot, ghost, origin),
     });
     this.#on(element, "click", (e) => this.#onClick(e));
+    // A long animation (Finish, a run of automatic moves) is skipped by a click on
+    // the table or Escape, even once the game is over and the board takes no moves.
+    this.#on(element, "pointerdown", () => settle(this.root));
+    this.#on(element.ownerDocument, "keydown", (e) => { if (e.key === "Escape") settle(this.root); });
     this.#on(element.ownerDocument, "pointerdown", (e) => this.#onOutsidePointer(e), true);
     {
       // keys: false still lets a focused board be played; it just stops listening page-wide.
       this.#keys = installKeys(element, {
         enabled: () => this.#interactive,
         readable: () => true,
-        stock: () => this.#stock(),
-        redeal: () => this.#redeal(),
-        waste: () => this.#pick("w", { viaKey: true }),
-        letter: (l) => this.#letter(l),
-        digit: (n) => this.#digit(n),
+        stock: () => this.#input(() => this.#stock()),
+        redeal: () => this.#input(() => this.#redeal()),
+        waste: () => this.#input(() => this.#letter("w")),
+        letter: (l) => this.#input(() => this.#letter(l)),
+        digit: (n) => this.#input(() => this.#digit(n)),
         cancel: () => this.#cancel(),
-        undo: () => this.#emit("undo"),
+        undo: () => this.#input(() => this.#undo()),
       }, keys || element);
     }
     this.setInteractive(interactive);
@@ -90,8 +101,19 @@ export class Board {
     this.#drag.abort();
     this.#clearPending(true);
     this.#paint(view);
+    this.#drain();
     return this;
   }
+
+  /** Ask for the game to be played out (the view says when it can be: `finishable`). */
+  finish() {
+    this.#input(() => {
+      if (this.#view?.finishable) this.#send("finish", null);
+    });
+  }
+
+  /** Jump every running animation to its end (a Finish being played out, say). */
+  skip() { settle(this.root); }
 
   /** Animate the server's events, then rest on its view. Resolves when still. */
   async applyAck(events = [], view) {
@@ -106,11 +128,14 @@ export class Board {
     this.#paint(view);
     if (events.some((e) => e.type === "undo")) {
       this.announce(gettext("Move taken back."));
+      this.#drain();
       return;
     }
     const { flights, words, won } = playEvents(this.#dom, events, before, view);
     this.root.classList.toggle("is-celebrating", won);
     this.announce(words);
+    playSound(won ? "win" : events.some((e) => e.type === "redeal") ? "redeal" : "move");
+    this.#drain();
     await Promise.all(flights);
   }
 
@@ -120,7 +145,9 @@ export class Board {
     if (p && token && p.token !== token) return;
     this.#clearPending(true);
     if (p?.source) shake(sourceSpot(this.#dom, p.source)?.querySelector(".sc-card"));
+    playSound("refused");
     this.showMessage(message);
+    this.#drain();
   }
 
   /** Point at a move (a hint): its card, or the stock, and where it goes, until the next change. */
@@ -133,7 +160,7 @@ export class Board {
   setInteractive(on) {
     this.#interactive = Boolean(on);
     this.root.classList.toggle("is-readonly", !this.#interactive);
-    if (!this.#interactive) { this.#drag.abort(); this.#select(null); }
+    if (!this.#interactive) { this.#drag.abort(); this.#select(null); this.#queue.length = 0; }
     this.#decorate();
     return this;
   }
@@ -142,6 +169,8 @@ export class Board {
   showMessage(text, ms = TOAST_MS) {
     if (!this.#dom || !text) return;
     const t = this.#dom.toast;
+    // Just above the footer: its Undo button must stay visible and pressable.
+    t.style.bottom = `${this.#dom.footer.offsetHeight + 8}px`;
     t.textContent = text;
     t.classList.add("is-shown");
     clearTimeout(this.#toastTimer);
@@ -231,27 +260,65 @@ export class Board {
     return true;
   }
 
-  /** Click or key on a card: one destination plays it, several ask which. */
+  /**
+   * Run an input now, or, while a move is on its way, once it is answered: the queue
+   * keeps every press and click, in order, and each is applied to the view it finds.
+   */
+  #input(fn) {
+    if (!this.#interactive) return;
+    settle(this.root); // a new intention cuts the last one's animation short
+    if (this.#pending || this.#queue.length) { this.#queue.push(fn); return; }
+    fn();
+  }
+
+  /** Apply queued input until one of it sends a move (which then waits its turn). */
+  #drain() {
+    while (this.#queue.length && !this.#pending && this.#interactive && this.#view) this.#queue.shift()();
+  }
+
+  /** Click or key on a card: one destination plays it, several ask which. True when sent. */
   #pick(source, { viaKey = false } = {}) {
-    if (!this.#ready()) return;
+    if (!this.#ready()) return false;
     const card = sourceCard(source, this.#view);
     if (!card) {
       this.#select(null);
       if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : interpolate(gettext("Slot %(slot)s is empty"), { slot: source }, true));
-      return;
+      return false;
     }
-    if (this.#selection === source && !viaKey) { this.#select(null); return; }
+    if (this.#selection === source && !viaKey) { this.#select(null); return false; }
     const dests = destinations(source, this.#view.legal);
     if (!dests.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(interpolate(gettext("%(card)s has no move now"), { card: CardName(card) }, true));
-      return;
+      this.showMessage(capitalize(interpolate(gettext("The %(card)s has no move now"), { card: cardName(card) }, true)));
+      return false;
     }
-    if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return; }
+    if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return true; }
     this.#select(source);
     const where = dests.map((d) => interpolate(d.kind === "foundation" ? gettext("foundation %(n)s") : gettext("slot %(n)s"), { n: d.id }, true));
-    this.announce(interpolate(gettext("%(card)s selected: %(places)s."), { card: CardName(card), places: orList(where) }, true));
+    this.announce(interpolate(gettext("The %(card)s selected: %(places)s."), { card: cardName(card), places: orList(where) }, true));
+    return false;
+  }
+
+  /**
+   * Send a card home: to a foundation, the lowest-numbered one when two take it
+   * (the rule of games/engine/safe.py `home_foundation`; drag it to choose the other).
+   */
+  #sendHome(source) {
+    if (!this.#ready()) return false;
+    const card = sourceCard(source, this.#view);
+    if (!card) return false;
+    const homes = destinations(source, this.#view.legal)
+      .filter((d) => d.kind === "foundation")
+      .sort((a, b) => Number(a.id) - Number(b.id));
+    if (!homes.length) {
+      this.#select(null);
+      shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
+      this.showMessage(capitalize(interpolate(gettext("The %(card)s can't go to a foundation now"), { card: cardName(card) }, true)));
+      return false;
+    }
+    this.#send(homes[0].token, source);
+    return true;
   }
 
   #letter(l) {
@@ -259,8 +326,15 @@ export class Board {
       this.#send(`w${l}`, "w");
       return;
     }
-    if (SLOT_LETTERS.indexOf(l) >= this.#dom.slotCount) return;
+    if (l !== "w" && SLOT_LETTERS.indexOf(l) >= this.#dom.slotCount) return;
+    // The same card's key twice sends it home, as a double-click does.
+    if (this.#selection === l) { this.#sendHome(l); return; }
     this.#pick(l, { viaKey: true });
+  }
+
+  #undo() {
+    if (!this.#ready()) return;
+    this.#send("undo", null);
   }
 
   #digit(n) {
@@ -296,7 +370,8 @@ export class Board {
 
   #send(token, source, ghost = null, origin = null) {
     this.#selection = null;
-    this.#pending = { token, source, ghost, origin, timer: setTimeout(() => this.#clearPending(true), PENDING_TIMEOUT) };
+    const timer = setTimeout(() => { this.#clearPending(true); this.#drain(); }, PENDING_TIMEOUT);
+    this.#pending = { token, source, ghost, origin, timer };
     if (source) sourceSpot(this.#dom, source)?.classList.add("is-pending");
     this.#decorate();
     this.#emit(token);
@@ -304,7 +379,6 @@ export class Board {
 
   #emit(token) {
     if (!this.#interactive) return;
-    if (token === "undo" && this.#pending) return;
     this.onIntent?.(token);
     this.root.dispatchEvent(new CustomEvent("board:intent", { detail: { token }, bubbles: true }));
   }
@@ -327,16 +401,33 @@ export class Board {
   #onClick(e) {
     const spot = e.target.closest(".sb-spot, .sb-button");
     if (!spot || !this.#interactive) return;
-    if (spot.dataset.action === "undo") { this.#emit("undo"); return; }
-    if (spot.dataset.action === "stock") { this.#select(null); this.#stock(); return; }
-    if (spot.classList.contains("is-target") && this.#selection) {
-      const loc = parseLocation(spot.dataset.drop);
-      const id = loc.id;
-      this.#send(`${this.#selection}${id}`, this.#selection);
+    const source = spot.dataset.source ?? null;
+    const now = e.timeStamp || performance.now();
+    const first = this.#lastClick;
+    if (source && first.source === source && now - first.at < DOUBLE_MS) {
+      // The second click of a double-click (or double-tap): send the card home,
+      // unless the first click already played it.
+      this.#lastClick = { source: null, at: 0, sent: false };
+      this.#input(() => { if (!first.sent) this.#sendHome(source); });
       return;
     }
-    if (spot.dataset.source) { this.#pick(spot.dataset.source); return; }
+    const click = { source, at: now, sent: false };
+    this.#lastClick = click;
+    this.#input(() => { click.sent = this.#click(spot); });
+  }
+
+  /** One click, applied to the view of its turn; true when it sent a move. */
+  #click(spot) {
+    if (spot.dataset.action === "undo") { this.#undo(); return true; }
+    if (spot.dataset.action === "stock") { this.#select(null); this.#stock(); return true; }
+    if (spot.classList.contains("is-target") && this.#selection) {
+      const loc = parseLocation(spot.dataset.drop);
+      this.#send(`${this.#selection}${loc.id}`, this.#selection);
+      return true;
+    }
+    if (spot.dataset.source) return this.#pick(spot.dataset.source);
     this.#select(null);
+    return false;
   }
 
   // Clicking anywhere that is not a card or a lit target drops the selection.

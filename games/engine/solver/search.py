@@ -23,6 +23,7 @@ import random
 import time
 from typing import Final
 
+from games.engine.safe import reserve_may_be_safe, twin_below_counts, waste_may_be_safe
 from games.engine.solver.model import (
     SUIT_OF,
     WON_FOUNDATIONS,
@@ -207,10 +208,10 @@ class Search:
         top = cards[top_bit] if waste else -1
         # From the last pass of `sultan` on, the waste only ever loses its top:
         # no redeal will shuffle it again and no move puts a card in a slot.
-        binding = refill and not redeals_left
+        binding = twin_below_counts(refill, redeals_left)
 
-        # Safe moves, made alone: see SAFE MOVES at the end of this module.
-        if top >= 0 and (not refill or not redeals_left):
+        # Safe moves, made alone: the rule and its proof are in games.engine.safe.
+        if top >= 0 and waste_may_be_safe(refill, redeals_left):
             twin_below = binding and waste & p.where[top] != 1 << top_bit
             if lower_takes >> top & 1 or (twin_below and takes >> top & 1):
                 line.append(WASTE_UP)
@@ -220,7 +221,7 @@ class Search:
                     return True
                 line.pop()
                 return False
-        if not refill or (not redeals_left and not stock_left):
+        if reserve_may_be_safe(refill, redeals_left, stock_left):
             for i, card in enumerate(reserve):
                 if lower_takes >> card & 1:
                     line.append(card)
@@ -364,41 +365,3 @@ class Search:
         finally:
             self.cap_until = outer
             self.limit = min(self.max_nodes, outer)
-
-
-# SAFE MOVES. A move is made without trying the others when every line from
-# the position can be matched, move for move, by a line that starts with it.
-# Write A for the position after the move and B for the position without it;
-# each case shows that A can copy any line of B (skipping B's moves that A has
-# made already) and reach a win whenever B does.
-#
-# Which copy. Let X go up on a foundation of its suit whose top is one rank
-# below it. If the *lower* foundation of the suit takes X, then either the
-# other foundation already holds X's rank, so X is the last copy left and no
-# other card could ever use that place, or both foundations stand one below
-# X, so they are alike and whichever copy B plays first, A plays it on the
-# other one. Either way A's foundations are B's plus X, and the one card B
-# may later put there, X itself, is one A has already put up.
-#
-# Where it was. X leaves the waste or a slot, and nothing else changes unless
-# the rules react to that:
-# - `pysolfc` waste: the waste keeps its order through every redeal (turned
-#   over, never shuffled), so A's waste and stock are B's with X left out; B's
-#   moves of X (drawing it, putting it in a slot) are skipped and its other
-#   moves find the same cards on top. A has at least as many empty slots.
-# - `pysolfc` slot: A has an empty slot where B has X; an empty slot takes
-#   any waste card, and B's X only ever goes up.
-# - `sultan` waste, no redeal left: no shuffle will read the waste again and
-#   refills come from the stock, which A and B share; as for `pysolfc`.
-# - `sultan` slot, no redeal left and the stock empty: no refill follows
-#   either way, and B's slot can only ever send X up.
-# Not safe: a `sultan` waste card with a redeal left (the waste's length sets
-# the next shuffle), or a `sultan` slot card while the stock has cards (the
-# refill takes its top card, and B may keep X to pull in a later card).
-#
-# The twin below. In the last pass of `sultan`, if the waste's top card X
-# goes up on either foundation and its other copy lies further down the same
-# waste, then nothing can go on the foundation B keeps at X's rank minus one
-# before X itself leaves the waste (the copy below comes out only after), and
-# X then goes on whichever of the two foundations is at that rank: A's line
-# plays the same cards on foundations that are B's up to which is which.

@@ -17,7 +17,8 @@ const STATUS_SAY = {
 const place = (loc) => {
   const { kind, id } = parseLocation(loc);
   if (kind === "foundation") return interpolate(gettext("foundation %(n)s"), { n: id }, true);
-  return kind === "reserve" ? interpolate(gettext("slot %(n)s"), { n: id }, true) : kind;
+  if (kind === "reserve") return interpolate(gettext("slot %(n)s"), { n: id }, true);
+  return kind === "waste" ? gettext("the waste") : kind === "stock" ? gettext("the stock") : kind;
 };
 
 /** → { flights: Promise[], words: string, won: boolean } */
@@ -33,11 +34,11 @@ export function playEvents(dom, events, before, view) {
       moved.add(node);
       flights.push(flyFrom(node, before[e.from], { delay, turn: e.from === "stock" }));
       words.push(e.from === "stock"
-        ? interpolate(gettext("Drew %(card)s."), { card: cardName(e.card) }, true)
-        : interpolate(gettext("%(card)s to %(place)s."), { card: CardName(e.card), place: place(e.to) }, true));
+        ? interpolate(gettext("Drew the %(card)s."), { card: cardName(e.card) }, true)
+        : interpolate(gettext("%(card)s to %(place)s."), { card: CardName(e.card), place: place(e.to) }, true) + (e.automatic ? ` ${gettext("(automatic)")}` : ""));
     } else if (e.type === "refill") {
       flights.push(flyFrom(cardAt(dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-      words.push(interpolate(gettext("Slot %(slot)s refilled: %(card)s."), { slot: e.slot, card: cardName(e.card) }, true));
+      words.push(interpolate(gettext("Slot %(slot)s refilled: the %(card)s."), { slot: e.slot, card: cardName(e.card) }, true));
     } else if (e.type === "redeal") {
       flights.push(flyFrom(cardAt(dom, "stock"), before.waste, { delay }));
       const left = view.redeals_left;

@@ -8,11 +8,13 @@ import { SLOT_LETTERS, SULTAN, foundationHeight, cardBelow } from "./moves.js";
 
 const FOUNDATION_SUITS = "DHDSHSCHC"; // the layout's kings (and the ace of hearts), in reading order
 const WASTE_FAN = 3; // how many waste cards show; only the top one plays
+// The board's own banner: the win says more than the status word (format.js STATUS_TEXT).
 const STATUS_TEXT = {
   playing: "",
   won: gettext("Won — the Sultan is surrounded"),
   lost: pgettext("game status", "No moves left"),
   resigned: pgettext("game status", "Resigned"),
+  timeout: pgettext("game status", "Time ran out"),
 };
 
 const el = (tag, className, attrs = {}) => {
@@ -86,6 +88,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
   Object.assign(dom, { stock, waste });
 
   const footer = el("div", "sb-footer");
+  dom.footer = footer;
   dom.played = el("span", "sb-stat");
   dom.pass = el("span", "sb-stat");
   dom.status = el("span", "sb-status", { hidden: "" });
@@ -130,12 +133,12 @@ export function paintView(dom, view) {
     c.wrap.classList.toggle("is-complete", done);
     c.wrap.dataset.depth = String(h.count < 2 ? 1 : h.count < 5 ? 2 : h.count < 10 ? 3 : 4);
     if (n === SULTAN) {
-      c.spot.setAttribute("aria-label", interpolate(gettext("Foundation 5, the Sultan: %(card)s. Takes no cards."), { card: cardName(top) }, true));
+      c.spot.setAttribute("aria-label", interpolate(gettext("Foundation 5, the Sultan: the %(card)s. Takes no cards."), { card: cardName(top) }, true));
       return;
     }
     c.caption.innerHTML = `<kbd>${n}</kbd>${suitSvg(FOUNDATION_SUITS[i])}<span class="sb-height${done ? " is-done" : ""}">${done ? "✓" : `${h.count}/${h.max}`}</span>`;
     const height = done ? gettext("complete") : interpolate(ngettext("%(count)s of %(max)s card", "%(count)s of %(max)s cards", h.max), { count: h.count, max: h.max }, true);
-    c.spot.setAttribute("aria-label", interpolate(gettext("Foundation %(n)s: %(card)s, %(height)s"), { n, card: cardName(top), height }, true));
+    c.spot.setAttribute("aria-label", interpolate(gettext("Foundation %(n)s: the %(card)s, %(height)s"), { n, card: cardName(top), height }, true));
   });
 
   dom.slots.forEach((c, i) => {
@@ -146,7 +149,7 @@ export function paintView(dom, view) {
     else c.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
     c.spot.querySelector(".sb-empty")?.append(letter);
     c.wrap.classList.toggle("is-empty", !code);
-    c.spot.setAttribute("aria-label", interpolate(gettext("Slot %(slot)s: %(card)s"), { slot: letter, card: code ? cardName(code) : gettext("empty") }, true));
+    c.spot.setAttribute("aria-label", code ? interpolate(gettext("Slot %(slot)s: the %(card)s"), { slot: letter, card: cardName(code) }, true) : interpolate(gettext("Slot %(slot)s: empty"), { slot: letter }, true));
   });
 
   const s = dom.stock;
@@ -199,7 +202,7 @@ function paintWaste(dom, waste) {
   w.wrap.classList.toggle("is-empty", !top);
   w.caption.innerHTML = `<kbd>w</kbd><span>${waste.length ? interpolate(gettext("%(count)s in waste"), { count: waste.length }, true) : gettext("Waste")}</span>`;
   w.spot.setAttribute("aria-label", top
-    ? interpolate(ngettext("Waste: %(card)s on top, %(count)s card", "Waste: %(card)s on top, %(count)s cards", waste.length), { card: cardName(top), count: waste.length }, true)
+    ? interpolate(ngettext("Waste: the %(card)s on top, %(count)s card", "Waste: the %(card)s on top, %(count)s cards", waste.length), { card: cardName(top), count: waste.length }, true)
     : gettext("Waste: empty"));
 }
 

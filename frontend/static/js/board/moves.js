@@ -1,8 +1,8 @@
 // Reading the server's `legal` list. The board never judges a move itself: it
 // only asks which tokens the server offered, and explains refusals in words.
 
-import { parseCard, cardName, CardName } from "../cards.js";
-import { gettext, interpolate } from "../i18n.js";
+import { parseCard, cardName } from "../cards.js";
+import { capitalize, gettext, interpolate } from "../i18n.js";
 
 export const SLOT_LETTERS = "abcdefgh";
 export const SULTAN = 5; // foundation number that never takes a card
@@ -55,14 +55,14 @@ export function refusal(source, target, view) {
     const top = view.foundations?.[n - 1];
     const h = foundationHeight(n - 1, top);
     if (h.count >= h.max) return interpolate(gettext("Foundation %(n)s is complete"), { n }, true);
-    return interpolate(gettext("Foundation %(n)s doesn’t take the %(card)s"), { n, card: cardName(card) }, true);
+    return capitalize(interpolate(gettext("Foundation %(n)s doesn’t take the %(card)s"), { n, card: cardName(card) }, true));
   }
   if (target.kind === "slot") {
     const i = SLOT_LETTERS.indexOf(target.id);
     if (source !== "w") return gettext("Reserve cards go to foundations only");
     if (view.reserve?.[i]) return interpolate(gettext("Slot %(slot)s is taken"), { slot: target.id }, true);
     if (!String(view.variant).startsWith("pysolfc")) return gettext("Only the stock refills the divan");
-    return interpolate(gettext("%(card)s can’t go to slot %(slot)s"), { card: CardName(card), slot: target.id }, true);
+    return capitalize(interpolate(gettext("The %(card)s can't go to slot %(slot)s"), { card: cardName(card), slot: target.id }, true));
   }
   return gettext("Not a place for a card");
 }

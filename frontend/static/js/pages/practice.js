@@ -6,31 +6,27 @@ import { createBoard } from "../board.js";
 import { api, moveId } from "../api.js";
 import { clock } from "../format.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { bindToggle, pref } from "../prefs.js";
+import { createLineWatch } from "../linewatch.js";
+import { byIds } from "../dom.js";
 
 const root = document.getElementById("practice");
-const $ = (id) => document.getElementById(id);
-const els = {
-  host: $("practice-board"),
-  loading: $("board-loading"),
-  moves: $("stat-moves"),
-  cards: $("stat-cards"),
-  clock: $("stat-clock"),
-  resign: $("resign"),
-  hint: $("hint"),
-  dialog: $("resign-dialog"),
-  dialogText: $("resign-text"),
-  result: $("result"),
-  resultTitle: $("result-title"),
-  resultText: $("result-text"),
-  resultReplay: $("result-replay"),
-  resultAgain: $("result-again"),
-  error: $("practice-error"),
-  copy: $("copy-link"),
-};
+const els = byIds({
+  host: "practice-board", loading: "board-loading", error: "practice-error", copy: "copy-link",
+  moves: "stat-moves", cards: "stat-cards", clock: "stat-clock",
+  resign: "resign", hint: "hint", finish: "finish", showHow: "show-how", lineBar: "line-bar",
+  dialog: "resign-dialog", dialogText: "resign-text",
+  result: "result", resultTitle: "result-title", resultText: "result-text",
+  resultReplay: "result-replay", resultAgain: "result-again",
+  automatic: "pref-automatic", sounds: "pref-sounds",
+});
 const RETRIES = 2;
 
 let board = null;
-let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url
+let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url; null until the first move
+let creating = null; // the first move's request for a game, while it is on its way
+let shown = []; // the last hint's line, played out as far as it shows only seen cards
+let watch = null;
 let skew = 0; // the server's clock minus ours, so the clock agrees with the server
 let ticker = 0;
 let inFlight = false; // one request at a time keeps every move's seq right
@@ -41,7 +37,8 @@ async function start() {
   showError(null);
   els.result.hidden = true;
   const { deal, variant } = root.dataset;
-  const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
+  // Opening the page writes nothing: the game is made with its first move (createGame).
+  const answer = await api("/api/practice", { method: "POST", body: { deal, variant, create: false } });
   if (!answer.ok) {
     els.loading.textContent = "";
     showError(answer.data?.message ?? gettext("The game could not be dealt."), true);
@@ -54,14 +51,27 @@ async function start() {
   board.setInteractive(true);
   board.render(view);
   showStats(view);
-  els.resign.disabled = false;
-  els.hint.disabled = false;
+  els.resign.disabled = !game;
+  els.hint.disabled = view.status !== "playing";
   if (resumed && view.seq > 0) board.showMessage(interpolate(gettext("Welcome back: your game on deal %(deal)s, as you left it."), { deal: root.dataset.deal }, true));
   if (player?.guest) markGuest(player.nickname);
 }
 
+/** The first move makes the game (and, for a new visitor, the guest who plays it). */
+async function createGame() {
+  const { deal, variant } = root.dataset;
+  const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
+  if (!answer.ok) return answer;
+  adopt(answer.data.game);
+  els.resign.disabled = false;
+  els.hint.disabled = false;
+  if (answer.data.player?.guest) markGuest(answer.data.player.nickname);
+  return answer;
+}
+
 function adopt(info) {
   game = info;
+  if (!info) { els.clock.textContent = clock(0); return; }
   skew = Date.parse(info.server_time) - Date.now();
   clearInterval(ticker);
   tick();
@@ -79,15 +89,33 @@ function tick() {
 }
 
 function showStats(view) {
-  els.moves.textContent = String(view.seq);
+  // The moves on the board: an undo takes one off, it does not add one.
+  els.moves.textContent = String(view.moves ?? view.seq);
+  root.dataset.seq = String(view.seq); // the log's length, for whoever needs to wait on it
   els.cards.textContent = String(view.cards_played);
+  els.finish.hidden = !(view.finishable && view.status === "playing");
 }
 
+// The board sends one intention at a time and queues the rest, so every one is answered.
 async function intent(token) {
-  if (!game) return;
   if (inFlight) {
     board.reject(token, gettext("One moment: your last move is still on its way."));
     return;
+  }
+  if (!game && (token === "undo" || token === "resign" || token === "finish")) {
+    board.reject(token, gettext("Nothing to take back: this deal has no moves yet."));
+    return;
+  }
+  if (!game) {
+    inFlight = true;
+    creating ??= createGame();
+    const made = await creating;
+    creating = null;
+    inFlight = false;
+    if (!made.ok) {
+      board.reject(token, made.data?.message ?? gettext("The game could not be started."));
+      return;
+    }
   }
   const answer = await post(token);
   await answered(token, answer);
@@ -100,7 +128,8 @@ async function post(token) {
   const seq = board.view.seq;
   try {
     for (let attempt = 0; ; attempt++) {
-      const answer = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { token, id, seq } });
+      const automatic = pref("automatic");
+      const answer = await api(`/api/games/${game.id}/moves`, { method: "POST", body: { token, id, seq, automatic } });
       // A retry with the same id is safe: the server stores the move at most once.
       if (answer.status !== 0 || attempt >= RETRIES) return answer;
       await sleep(700 * (attempt + 1));
@@ -124,13 +153,14 @@ async function answered(token, answer) {
 }
 
 async function acknowledged(ack) {
+  hideShowHow();
+  showStats(ack.view);
   if (ack.events.some((e) => e.type === "undo")) {
     board.render(ack.view);
     board.announce(gettext("Move taken back."));
   } else {
     await board.applyAck(ack.events, ack.view);
   }
-  showStats(ack.view);
   if (ack.view.status !== "playing") await finished(ack.view);
 }
 
@@ -138,6 +168,7 @@ async function resync() {
   const answer = await api(`/api/games/${game.id}`);
   if (!answer.ok) return;
   adopt(answer.data.game);
+  hideShowHow();
   board.render(answer.data.view);
   showStats(answer.data.view);
   if (answer.data.view.status !== "playing") await finished(answer.data.view);
@@ -147,13 +178,15 @@ async function finished(view) {
   clearInterval(ticker);
   els.resign.disabled = true;
   els.hint.disabled = true;
+  els.finish.hidden = true;
   board.setInteractive(false);
   const answer = await api(`/api/games/${game.id}`);
   if (answer.ok) adopt(answer.data.game);
   const time = clock(elapsed());
   const cards = view.cards_played;
+  const moves = view.moves ?? view.seq;
   const words = {
-    won: [gettext("The Sultan is surrounded!"), interpolate(ngettext("All 95 cards home in %(time)s, with %(moves)s move.", "All 95 cards home in %(time)s, with %(moves)s moves.", view.seq), { time, moves: view.seq }, true)],
+    won: [gettext("The Sultan is surrounded!"), interpolate(ngettext("All 95 cards home in %(time)s, with %(moves)s move.", "All 95 cards home in %(time)s, with %(moves)s moves.", moves), { time, moves }, true)],
     lost: [gettext("No moves left"), interpolate(gettext("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away."), { cards, time }, true)],
     resigned: [gettext("You resigned"), interpolate(gettext("%(cards)s of 95 cards were home after %(time)s."), { cards, time }, true)],
   }[view.status] ?? [gettext("Game over"), interpolate(gettext("%(cards)s of 95 cards home."), { cards }, true)];
@@ -226,7 +259,8 @@ els.dialog.addEventListener("close", () => {
 
 // A hint is the solver's next move of a winning line; it may take a moment, or find none.
 async function askHint() {
-  if (!game || !board?.view || board.view.status !== "playing" || els.hint.disabled) return;
+  if (!board?.view || board.view.status !== "playing" || els.hint.disabled) return;
+  if (!game && !(await createGame()).ok) return; // asking for a hint starts the game
   els.hint.disabled = true;
   els.hint.textContent = gettext("Thinking…");
   const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
@@ -242,6 +276,33 @@ async function askHint() {
     : gettext("The solver could not decide in time: no hint.");
   board.showMessage(text, 5000);
   if (status === "won") board.point(move);
+  shown = answer.data.shown ?? [];
+  els.showHow.hidden = !shown.length;
+}
+
+function hideShowHow() {
+  shown = [];
+  els.showHow.hidden = true;
+  watch?.close();
+}
+
+// "Show me how": the hint's line on the board, as far as it goes with cards already seen.
+function showHow() {
+  if (!shown.length || !board) return;
+  const mine = board.view;
+  watch = createLineWatch({
+    board,
+    bar: els.lineBar,
+    start: mine,
+    steps: shown,
+    label: gettext("The solver's line from here"),
+    more: gettext("The line goes on with a card you have not seen yet."),
+    back: () => {
+      board.render(mine);
+      board.setInteractive(mine.status === "playing");
+      watch = null;
+    },
+  });
 }
 
 function describe(token) {
@@ -255,6 +316,10 @@ function describe(token) {
 }
 
 els.hint.addEventListener("click", askHint);
+els.showHow.addEventListener("click", showHow);
+els.finish.addEventListener("click", () => board?.finish());
+bindToggle(els.automatic, "automatic");
+bindToggle(els.sounds, "sounds");
 document.addEventListener("keydown", (event) => {
   if (event.key === "?" && !event.ctrlKey && !event.metaKey && !event.altKey && !(event.target instanceof HTMLInputElement)) askHint();
 });

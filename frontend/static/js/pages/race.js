@@ -12,7 +12,8 @@ import { OpponentsView } from "../race/opponents.js";
 import { PlayView } from "../race/play.js";
 import { ResultsView } from "../race/results.js";
 import { byId, show } from "../race/dom.js";
-import { RESULT_LABEL, ordinal } from "../race/format.js";
+import { RESULT_TEXT, ordinal } from "../format.js";
+import { bindToggle } from "../prefs.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const TICK_MS = 200;
@@ -141,7 +142,7 @@ function announcePhase(now) {
     said.say("phase", state.isRacer ? gettext("Go! Space draws a card.") : gettext("The race is on."));
   } else if (phase === "finished" && state.results) {
     const mine = state.results.find((r) => r.player === state.me);
-    const who = mine ? " " + interpolate(gettext("You finished %(rank)s of %(count)s: %(result)s."), { rank: ordinal(mine.rank), count: state.results.length, result: RESULT_LABEL[mine.status] ?? mine.status }, true) : "";
+    const who = mine ? " " + interpolate(gettext("You finished %(rank)s of %(count)s: %(result)s."), { rank: ordinal(mine.rank), count: state.results.length, result: RESULT_TEXT[mine.status] ?? mine.status }, true) : "";
     said.say("phase", gettext("The race is over.") + who);
   }
 }
@@ -176,3 +177,5 @@ setInterval(() => {
 
 window.addEventListener("resize", fitBoard);
 socket.open();
+
+bindToggle(document.getElementById("pref-sounds"), "sounds");

@@ -7,23 +7,17 @@ import { api } from "../api.js";
 import { clock } from "../format.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createMoveList } from "../replay/moves.js";
+import { createLineWatch } from "../linewatch.js";
+import { byIds } from "../dom.js";
 import { createChart, createRacers, fillResults } from "../replay/race.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
-const els = {
-  host: $("replay-board"),
-  loading: $("board-loading"),
-  scrubber: $("scrubber"),
-  move: $("pos-move"),
-  total: $("pos-total"),
-  token: $("pos-token"),
-  time: $("pos-time"),
-  play: $("play"),
-  speed: $("speed"),
-  error: $("replay-error"),
-  position: $("position"),
-};
+const els = byIds({
+  host: "replay-board", loading: "board-loading", error: "replay-error",
+  scrubber: "scrubber", position: "position", move: "pos-move", total: "pos-total",
+  token: "pos-token", time: "pos-time", play: "play", speed: "speed",
+});
 const MIN_GAP = 120; // ms: even at real pace, two moves never blur into one
 
 let steps = [];
@@ -33,6 +27,7 @@ let playing = false;
 let timer = 0;
 let extras = [];
 let moveList = null;
+let watching = null; // the solver's line on the board, while it is watched
 
 function moveFromHash() {
   const match = location.hash.match(/move=(\d+)/);
@@ -101,6 +96,7 @@ function pause() {
 const toggle = () => (playing ? pause() : play());
 
 function step(to, options) {
+  if (watching) return; // the line's own controls move the board meanwhile
   go(to, options);
   if (playing) schedule();
 }
@@ -119,11 +115,11 @@ function wire() {
   });
   document.addEventListener("keydown", (e) => {
     // Keys the board used (arrows roaming its cards) are not ours.
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    const inField = t.closest?.("input, select, textarea");
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || watching) return;
+    const target = e.target;
+    const inField = target.closest?.("input, select, textarea");
     if (e.key === " ") {
-      if (inField && t !== els.scrubber) return;
+      if (inField && target !== els.scrubber) return;
       e.preventDefault();
       toggle();
       return;
@@ -201,7 +197,35 @@ async function analyse(game) {
     jump.onclick = () => go(seq);
     shown.hidden = false;
     shown.textContent = interpolate(ngettext("A winning line from move %(seq)s: %(line)s (%(count)s move)", "A winning line from move %(seq)s: %(line)s (%(count)s moves)", line.length), { seq, line: line.slice(0, 24).join(" ") + (line.length > 24 ? " …" : ""), count: line.length }, true);
+    const lineSteps = answer.data.steps ?? [];
+    const watch = $("analysis-watch");
+    watch.hidden = !lineSteps.length;
+    watch.onclick = () => watchLine(seq, lineSteps);
   }
+}
+
+// The winning line on the board, from the move it starts at; "Back" returns to the real game.
+function watchLine(seq, lineSteps) {
+  if (watching) return;
+  pause();
+  go(seq);
+  const bar = $("line-bar");
+  watching = createLineWatch({
+    board,
+    bar,
+    start: steps[seq].view,
+    steps: lineSteps,
+    label: interpolate(gettext("The solver's winning line from move %(seq)s"), { seq }, true),
+    back: () => {
+      watching = null;
+      const at = index;
+      index = -1;
+      go(at);
+      $("analysis-watch").focus({ preventScroll: true });
+    },
+  });
+  bar.scrollIntoView({ block: "nearest" });
+  board.announce(gettext("Watching the solver's line: step through it, or play it."));
 }
 
 load();

@@ -4,7 +4,7 @@
 // to the same moment as everyone else.
 
 import { byId, show } from "./dom.js";
-import { clockText, parseTime } from "./format.js";
+import { clockText, parseTime } from "../format.js";
 import { gettext, interpolate } from "../i18n.js";
 
 export class ServerClock {

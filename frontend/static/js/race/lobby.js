@@ -3,7 +3,7 @@
 // button press only asks, and the list changes when the server says so.
 
 import { byId, h, show } from "./dom.js";
-import { hue, initial } from "./format.js";
+import { hue, initial } from "../format.js";
 import { andList, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 const MIN_RACERS = 2; // as the server's race_start requires

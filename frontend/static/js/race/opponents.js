@@ -2,9 +2,9 @@
 // cards played, passes and status, repainted from `progress` broadcasts.
 // Screen readers hear a short summary now and then, never a frame per move.
 
-import { renderMiniGrid } from "/static/js/board.js";
+import { renderMiniGrid } from "../board.js";
 import { byId, h, show } from "./dom.js";
-import { hue } from "./format.js";
+import { hue } from "../format.js";
 import { gettext, interpolate } from "../i18n.js";
 
 const SAY_STATUS = {

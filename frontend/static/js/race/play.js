@@ -3,9 +3,9 @@
 // each with a fresh id and the seq we last heard) and hands the server's
 // answer back to the board. The board only ever shows the server's views.
 
-import { createBoard } from "/static/js/board.js";
-import { byId, show } from "./dom.js";
+import { createBoard } from "../board.js";
 import { gettext } from "../i18n.js";
+import { byId, show } from "./dom.js";
 
 const NOTE = {
   won: gettext("You won! The others are still racing for places."),
@@ -30,6 +30,7 @@ export class PlayView {
   #root = byId("race-board");
   #note = byId("arena-note");
   #resignButton = byId("race-resign");
+  #finishButton = byId("race-finish");
   #dialog = byId("resign-dialog");
   #board = null;
   #gameId = null;
@@ -43,6 +44,7 @@ export class PlayView {
   constructor({ socket }) {
     this.#socket = socket;
     this.#resignButton.addEventListener("click", () => this.#askResign());
+    this.#finishButton?.addEventListener("click", () => this.#board?.finish());
     this.#dialog.addEventListener("close", () => this.#closedDialog());
   }
 
@@ -137,7 +139,8 @@ export class PlayView {
   // ——— moves ———
 
   #intent(token) {
-    if (token === "undo") { this.#board.showMessage(gettext("No take-backs in a race.")); return; }
+    // The board waits for an answer to every intention: a refusal is one.
+    if (token === "undo") { this.#board.reject(token, gettext("No take-backs in a race.")); return; }
     if (this.#inflight) {
       this.#board.reject(token, gettext("Hold on — your last move is still on its way."));
       return;
@@ -200,6 +203,7 @@ export class PlayView {
     const dialogOpen = this.#dialog.open;
     this.#board.setInteractive(this.#racing && this.#connected && playing && !dialogOpen);
     show(this.#resignButton, playing && this.#racing);
+    if (this.#finishButton) show(this.#finishButton, playing && this.#racing && Boolean(this.#board.view?.finishable));
     this.#resignButton.disabled = !this.#connected || this.#resignQueued || this.#inflight?.type === "resign";
     const note = playing ? "" : NOTE[this.status] ?? "";
     this.#note.textContent = note;

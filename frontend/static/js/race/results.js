@@ -2,7 +2,7 @@
 // the deal revealed, a replay for every racer and the way to a rematch.
 
 import { byId, h, show } from "./dom.js";
-import { RESULT_LABEL, durationText, durationWords, hue, initial, ordinal } from "./format.js";
+import { RESULT_TEXT, durationText, durationWords, hue, initial, ordinal } from "../format.js";
 import { gettext, interpolate } from "../i18n.js";
 
 export class ResultsView {
@@ -82,7 +82,7 @@ export class ResultsView {
   #row(row, state) {
     const you = row.player === state.me;
     const podium = row.rank <= 3 ? ` is-podium is-rank-${row.rank}` : "";
-    const label = RESULT_LABEL[row.status] ?? row.status;
+    const label = RESULT_TEXT[row.status] ?? row.status;
     return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status } },
       h("td", { class: "results-rank" },
         h("span", { class: `rank-badge${podium}`, "aria-label": ordinal(row.rank) }, String(row.rank))),

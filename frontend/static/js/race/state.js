@@ -1,7 +1,7 @@
 // What the page knows of the race, built only from the server's messages.
 // Every view draws from here; nothing in it is guessed on the client.
 
-import { parseTime } from "./format.js";
+import { parseTime } from "../format.js";
 
 export class RaceState {
   race = null; // the snapshot's `race`: code, status, host, times, seed, rematch…

@@ -25,3 +25,12 @@ def race_broadcast(*, race_id: int, message: dict[str, Any]) -> None:
     async_to_sync(layer.group_send)(
         race_group(race_id), {"type": "race.forward", "text": encode(message)}
     )
+
+
+def race_broadcast_started(*, race_id: int) -> None:
+    """Every socket on the race builds its own snapshot afresh (each racer's game differs):
+    what the host's start sends, and a public race's seating once its games are dealt."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(race_group(race_id), {"type": "race.started"})

@@ -100,6 +100,8 @@ def race_info(*, race: Race) -> dict[str, Any]:
         "host": race.host_id,
         "open_deal": race.open_deal,
         "winnable_deal": race.winnable_deal,
+        "public": race.public,
+        "rated": race.rated,
         "time_limit_s": race.time_limit_s,
         "seat_limit": race.seat_limit,
         "starts_at": _iso(race.starts_at),

@@ -7,6 +7,7 @@ from typing import Final
 
 from django import template
 from django.template.context import Context
+from django.utils.translation import ngettext
 
 from games.accounts.selectors import player_for_request
 from games.engine import VARIANTS
@@ -62,3 +63,10 @@ def variant_label(variant: str) -> str:
 @register.filter
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status)
+
+
+@register.filter
+def minutes_label(seconds: int) -> str:
+    """A race's time limit as its settings read: "5 min"."""
+    minutes = max(1, round(seconds / 60))
+    return ngettext("%(n)d min", "%(n)d min", minutes) % {"n": minutes}

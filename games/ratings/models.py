@@ -1,0 +1,62 @@
+"""A rating and its history: the projection games.ratings.services keeps and rebuilds."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.db import models
+from django.db.models import Q
+
+from games.models import VARIANT_CHOICES, Game, Player, Race
+
+
+class Rating(models.Model):
+    """A player's rating in a variant now: the last of their RatingChange rows."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # round(mu): what pages show, and what the leaderboard's index orders by.
+    rating = models.IntegerField()
+    races = models.PositiveIntegerField()
+    last_race_at = models.DateTimeField()
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["player", "variant"], name="rating_once_per_variant"),
+            models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
+        ]
+        indexes: ClassVar = [
+            models.Index(fields=["variant", "-rating", "player"], name="rating_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.variant} {self.rating}"
+
+
+class RatingChange(models.Model):
+    """What one rated race did to one racer's rating."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rating_change")
+    at = models.DateTimeField()  # the race's finished_at: the replay's order, with the race id
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.IntegerField()
+    delta = models.IntegerField()  # rating after minus rating before
+    rank = models.PositiveSmallIntegerField()  # among the race's rated racers
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["race", "player"], name="rating_change_once_per_race"),
+        ]
+        indexes: ClassVar = [
+            models.Index(fields=["player", "variant", "at"], name="rating_change_history"),
+            models.Index(fields=["variant", "at", "race"], name="rating_change_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.variant} {self.delta:+d} in {self.race}"

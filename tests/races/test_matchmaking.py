@@ -36,8 +36,10 @@ def test_the_first_racer_opens_a_rated_public_lobby(countdown):
     seat = race_now(player=alice, variant="sultan", minutes=5)
     race = seat.race
     assert (race.public, race.rated, race.status) == (True, True, RaceStatus.LOBBY)
-    assert race.time_limit_s == 300 and race.seat_limit == 8
-    assert seat.new and not seat.running
+    assert race.time_limit_s == 300
+    assert race.seat_limit == 8
+    assert seat.new
+    assert not seat.running
     assert RaceEntry.objects.filter(race=race, player=alice, left_at__isnull=True).exists()
 
 
@@ -189,8 +191,10 @@ def test_the_list_shows_waiting_and_running_public_races_only(countdown, alice, 
     race_now(player=alice, variant="sultan", minutes=5)
     starting = race_now(player=bob, variant="sultan", minutes=5).race
     rows = {row.race.pk: row for row in public_races_live()}
-    assert rows[waiting.pk].state == "waiting" and rows[waiting.pk].racers == 1
-    assert rows[starting.pk].state == "starting" and rows[starting.pk].racers == 2
+    assert rows[waiting.pk].state == "waiting"
+    assert rows[waiting.pk].racers == 1
+    assert rows[starting.pk].state == "starting"
+    assert rows[starting.pk].racers == 2
     Race.objects.filter(pk=starting.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
     assert {row.race.pk: row.state for row in public_races_live()}[starting.pk] == "running"
     Race.objects.filter(pk=starting.pk).update(

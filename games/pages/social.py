@@ -32,7 +32,7 @@ from games.ratings.selectors import (
     player_ratings,
     rating_history,
 )
-from games.ratings.skill import ESTABLISHED_RACES
+from games.ratings.skill import ESTABLISHED_RACES, START, shown
 from games.templatetags.site_tags import variant_label
 
 BOARD_PAGE: Final = 50
@@ -115,6 +115,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
             player_rank(rating=rating),
             rating_chart_svg(
                 rating_history(player=player, variant=variant),
+                start=shown(START),
                 variant_label=variant_label(variant),
             ),
         )

@@ -30,6 +30,7 @@ from games.models import Race, RaceStanding, RaceStatus
 from games.races.services import race_standings_write
 from games.ratings.models import Rating, RatingChange
 from games.ratings.skill import START, Skill, shown, skills_after_race
+from games.ratings.writes import ratings_write
 
 
 @dataclass(slots=True)
@@ -63,7 +64,8 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
             changes.delete()
             table = _restore(variant, undone)
         rated = 0
-        new_changes: list[RatingChange] = []
+        new_changes: list[tuple[object, ...]] = []
+        touched: set[int] = set()
         fields = list(_fields(races))
         _load(variant, table, {player for _, _, entrants in fields for _, player in entrants})
         for race_id, at, entrants in fields:
@@ -76,30 +78,21 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
                 zip(entrants, before, after, strict=True), start=1
             ):
                 table[player] = _Standing(skill, old.races + 1, at)
+                touched.add(player)
+                delta = shown(skill) - shown(old.skill)
                 new_changes.append(
-                    RatingChange(
-                        player_id=player,
-                        variant=variant,
-                        race_id=race_id,
-                        game_id=game_id,
-                        at=at,
-                        mu=skill[0],
-                        sigma=skill[1],
-                        rating=shown(skill),
-                        delta=shown(skill) - shown(old.skill),
-                        rank=rank,
-                    )
+                    (player, variant, race_id, game_id, at, *skill, shown(skill), delta, rank)
                 )
-        RatingChange.objects.bulk_create(new_changes, batch_size=2000)
-        touched = {change.player_id for change in new_changes}
-        Rating.objects.bulk_create(
-            [_rating_row(variant, player, table[player]) for player in touched],
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["player", "variant"],
-            update_fields=["mu", "sigma", "rating", "races", "last_race_at"],
+        ratings_write(
+            changes=new_changes,
+            ratings=[_rating_row(variant, player, table[player]) for player in touched],
         )
     return rated
+
+
+def _rating_row(variant: str, player: int, standing: _Standing) -> tuple[object, ...]:
+    skill = standing.skill
+    return (player, variant, *skill, shown(skill), standing.races, standing.last_race_at)
 
 
 def _lock(variant: str) -> None:
@@ -146,19 +139,6 @@ def _load(variant: str, table: dict[int, _Standing], players: set[int]) -> None:
         table[rating.player_id] = _Standing(
             (rating.mu, rating.sigma), rating.races, rating.last_race_at
         )
-
-
-def _rating_row(variant: str, player: int, standing: _Standing) -> Rating:
-    assert standing.last_race_at is not None
-    return Rating(
-        player_id=player,
-        variant=variant,
-        mu=standing.skill[0],
-        sigma=standing.skill[1],
-        rating=shown(standing.skill),
-        races=standing.races,
-        last_race_at=standing.last_race_at,
-    )
 
 
 # What calls in -------------------------------------------------------------

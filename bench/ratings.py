@@ -15,6 +15,7 @@ DEBUG on, the in-memory channel layer), or on PostgreSQL with --database-url:
     history ago).
 
     .venv/bin/python bench/ratings.py [--players 10000] [--races 100000] [--database-url URL]
+                                      [--only leaderboard|rebuild]
 """
 
 from __future__ import annotations
@@ -225,10 +226,13 @@ def main() -> None:
     parser.add_argument("--racers", type=int, default=3_000, help="players in the races")
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--only", choices=("leaderboard", "rebuild"), default=None)
     args = parser.parse_args()
     _setup(args.database_url)
-    bench_leaderboard(args.players, args.rounds)
-    bench_rebuild(args.races, args.racers)
+    if args.only != "rebuild":
+        bench_leaderboard(args.players, args.rounds)
+    if args.only != "leaderboard":
+        bench_rebuild(args.races, args.racers)
 
 
 if __name__ == "__main__":

@@ -132,7 +132,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='rating',
-            index=models.Index(fields=['variant', '-rating', 'player'], name='rating_board'),
+            index=models.Index(condition=models.Q(('races__gte', 5)), fields=['variant', '-rating', 'player', 'races'], name='rating_board'),
         ),
         migrations.AddConstraint(
             model_name='rating',

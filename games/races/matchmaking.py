@@ -16,6 +16,7 @@ from typing import Final
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine import VARIANTS
 from games.models import Player, Race, RaceEntry, RaceStatus
@@ -44,14 +45,14 @@ def race_now(*, player: Player, variant: str, minutes: int) -> Seat:
     if variant not in VARIANTS:
         raise RaceRefused("bad_request", f"unknown variant {variant!r}")
     if minutes not in PUBLIC_MINUTES:
-        raise RaceRefused("bad_request", "public races last 3, 5, 10 or 15 minutes")
+        raise RaceRefused("bad_request", gettext("public races last 3, 5, 10 or 15 minutes"))
     for _ in range(_ATTEMPTS):
         try:
             with transaction.atomic():
                 return _seat(player=player, variant=variant, time_limit_s=minutes * 60)
         except IntegrityError:
             continue  # another click opened the lobby first: join it
-    raise RaceRefused("busy", "many racers are being seated at once: try again")
+    raise RaceRefused("busy", gettext("many racers are being seated at once: try again"))
 
 
 def _seat(*, player: Player, variant: str, time_limit_s: int) -> Seat:

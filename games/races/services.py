@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
@@ -91,7 +92,8 @@ def race_create(
         raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
     if deal is not None and rated:
         raise RaceRefused(
-            "bad_request", "a rated race deals a secret deal: an open one can be studied first"
+            "bad_request",
+            gettext("a rated race deals a secret deal: an open one can be studied first"),
         )
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
@@ -218,7 +220,9 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.public:
-            raise RaceRefused("not_host", "a public race starts by itself with a second racer")
+            raise RaceRefused(
+                "not_host", gettext("a public race starts by itself with a second racer")
+            )
         if locked.host_id != player.pk:
             raise RaceRefused("not_host", "only the host starts the race")
         if locked.status != RaceStatus.LOBBY:

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 
 from games.models import VARIANT_CHOICES, Game, Player, Race
+from games.ratings.skill import ESTABLISHED_RACES
 
 
 class Rating(models.Model):
@@ -28,7 +29,13 @@ class Rating(models.Model):
             models.CheckConstraint(condition=Q(sigma__gt=0), name="rating_sigma_positive"),
         ]
         indexes: ClassVar = [
-            models.Index(fields=["variant", "-rating", "player"], name="rating_board"),
+            # The leaderboard: its rows in order from the index alone, races included,
+            # however deep the page (bench/ratings.py).
+            models.Index(
+                fields=["variant", "-rating", "player", "races"],
+                condition=Q(races__gte=ESTABLISHED_RACES),
+                name="rating_board",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -20,17 +20,25 @@ class BoardRow:
 
 
 def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[BoardRow]:
-    """Established account players of `variant`, best first (ties: the earlier player)."""
-    rows = (
+    """Established account players of `variant`, best first (ties: the earlier player).
+
+    The page's rows come from the `rating_board` index alone, then their names: an
+    offset walks index entries, not joined rows.
+    """
+    rows = list(
         Rating.objects.filter(variant=variant, races__gte=ESTABLISHED_RACES)
         .order_by("-rating", "player_id")
-        .values_list("player__nickname", "player__user__username", "rating", "races")[
-            offset : offset + limit
-        ]
+        .values_list("player_id", "rating", "races")[offset : offset + limit]
     )
+    names = {
+        pk: (nickname, username)
+        for pk, nickname, username in Player.objects.filter(
+            pk__in=[player for player, _, _ in rows]
+        ).values_list("pk", "nickname", "user__username")
+    }
     return [
-        BoardRow(rank, nickname, username, rating, races)
-        for rank, (nickname, username, rating, races) in enumerate(rows, start=offset + 1)
+        BoardRow(rank, *names[player], rating, races)
+        for rank, (player, rating, races) in enumerate(rows, start=offset + 1)
     ]
 
 

@@ -23,7 +23,7 @@ from datetime import datetime
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from games.engine import VARIANTS
 from games.models import Race, RaceStanding, RaceStatus
@@ -53,12 +53,13 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
             table: dict[int, _Standing] = {}
         else:
             assert since.finished_at is not None, "only a finished race is rated"
-            changes = changes.filter(
-                Q(at__gt=since.finished_at) | Q(at=since.finished_at, race_id__gte=since.pk)
+            # (at, race) >= (since's): a range on the moment the indexes can use, less
+            # the races of that same moment with a smaller id.
+            changes = changes.filter(at__gte=since.finished_at).exclude(
+                at=since.finished_at, race_id__lt=since.pk
             )
-            races = races.filter(
-                Q(finished_at__gt=since.finished_at)
-                | Q(finished_at=since.finished_at, pk__gte=since.pk)
+            races = races.filter(finished_at__gte=since.finished_at).exclude(
+                finished_at=since.finished_at, pk__lt=since.pk
             )
             undone = set(changes.values_list("player_id", flat=True))
             changes.delete()

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.http import HttpRequest
 
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
-from games.accounts.signals import player_games_changed
+from games.accounts.signals import player_games_changed_after_commit
 from games.common.errors import Refused
 from games.models import Game, Player, Race, RaceEntry, RaceStatus
 from games.races.services import race_bump_version
@@ -77,12 +77,8 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         guest.user_id = user.pk
         guest.nickname = user.get_username()[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])
-        _games_changed(guest.pk)
+        player_games_changed_after_commit(player_id=guest.pk)
     return guest
-
-
-def _games_changed(player_id: int) -> None:
-    transaction.on_commit(lambda: player_games_changed.send(sender=Player, player_id=player_id))
 
 
 def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
@@ -115,7 +111,7 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         games = Game.objects.filter(player=locked).exclude(race_id__in=shared)
         moved = games.update(player=account)
         if moved:
-            _games_changed(account.pk)
+            player_games_changed_after_commit(player_id=account.pk)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
         # Races still on show the new name at their next snapshot: a new

@@ -23,7 +23,7 @@ from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
 from games.races.selectors import race_results
-from games.races.signals import race_finished
+from games.races.signals import race_finished_after_commit
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
@@ -304,8 +304,7 @@ def race_close_if_over(*, race_id: int) -> bool:
         race.save(update_fields=["status", "finished_at"])
         race_standings_write(race=race)
         race_bump_version(race_id=race.pk)
-        race_id_done = race.pk
-        transaction.on_commit(lambda: race_finished.send(sender=Race, race_id=race_id_done))
+        race_finished_after_commit(race_id=race.pk)
     return True
 
 

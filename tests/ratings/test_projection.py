@@ -150,3 +150,19 @@ def test_the_database_refuses_a_rated_open_deal_and_an_unrated_public_race(alice
     for fields in ({"rated": True, "open_deal": True}, {"public": True, "rated": False}):
         with pytest.raises(IntegrityError), transaction.atomic():
             Race.objects.create(host=alice, variant="sultan", seed=1, **fields)
+
+
+def test_a_listener_failing_after_a_race_ends_leaves_the_end_standing(alice, bob, caplog):
+    from games.races.signals import race_finished
+
+    def broken(**_):
+        raise RuntimeError("the ratings store is away")
+
+    race_finished.connect(broken, dispatch_uid="test_broken_listener")
+    try:
+        race = finish_race([alice, bob], moves=[3, 1])
+    finally:
+        race_finished.disconnect(dispatch_uid="test_broken_listener")
+    assert race.status == "finished"
+    assert RatingChange.objects.filter(race=race).count() == 2  # the other listener ran
+    assert "failed after its end" in caplog.text

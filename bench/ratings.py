@@ -176,7 +176,7 @@ def bench_rebuild(races: int, players: int) -> None:
         it = iter(games)
         RaceStanding.objects.bulk_create(
             [
-                RaceStanding(race=race, game=next(it), rank=rank)
+                RaceStanding(race=race, game=next(it), rank=rank, place=rank)
                 for race, field in zip(made, fields_chunk, strict=True)
                 for rank in range(1, len(field) + 1)
             ]
@@ -191,7 +191,9 @@ def bench_rebuild(races: int, players: int) -> None:
     start = time.perf_counter()
     table: dict[int, tuple[float, float]] = {}
     for field in fields:
-        after = skills_after_race([table.get(pk, START) for pk in field])
+        after = skills_after_race(
+            [table.get(pk, START) for pk in field], list(range(1, len(field) + 1))
+        )
         table.update(zip(field, after, strict=True))
     memory = time.perf_counter() - start
     print(f"baseline: OpenSkill alone, in memory      : {memory:6.1f} s")
@@ -212,7 +214,10 @@ def bench_rebuild(races: int, players: int) -> None:
 
     newest = Race.objects.order_by("-finished_at", "-pk").first()
     middle = Race.objects.order_by("finished_at", "pk")[races // 2]
-    for label, since in (("newest race (a race ends)", newest), ("from the middle (a void)", middle)):
+    for label, since in (
+        ("newest race (a race ends)", newest),
+        ("from the middle (a void)", middle),
+    ):
         start = time.perf_counter()
         count = ratings_replay(variant="sultan", since=since)
         took = time.perf_counter() - start

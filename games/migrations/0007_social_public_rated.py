@@ -25,6 +25,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('rank', models.PositiveSmallIntegerField()),
+                ('place', models.PositiveSmallIntegerField()),
             ],
         ),
         migrations.CreateModel(
@@ -129,6 +130,10 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='racestanding',
             constraint=models.CheckConstraint(condition=models.Q(('rank__gte', 1)), name='race_standing_rank_positive'),
+        ),
+        migrations.AddConstraint(
+            model_name='racestanding',
+            constraint=models.CheckConstraint(condition=models.Q(('place__gte', 1), ('place__lte', models.F('rank'))), name='race_standing_place_at_most_rank'),
         ),
         migrations.AddIndex(
             model_name='rating',

@@ -22,11 +22,18 @@ class RaceStanding(models.Model):
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="standings")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="standing")
     rank = models.PositiveSmallIntegerField()
+    # The rank of the first racer it ties with by the ranking rule (two racers who
+    # both resigned before playing a card), else its own: ratings count a draw.
+    place = models.PositiveSmallIntegerField()
 
     class Meta:
         constraints: ClassVar = [
             models.UniqueConstraint(fields=["race", "rank"], name="race_standing_rank_once"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="race_standing_rank_positive"),
+            models.CheckConstraint(
+                condition=Q(place__gte=1, place__lte=models.F("rank")),
+                name="race_standing_place_at_most_rank",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -136,6 +136,11 @@ def race_results(*, race: Race) -> list[Standing]:
     return sorted(standings, key=_rank_key)
 
 
+def standings_tied(a: Standing, b: Standing) -> bool:
+    """Equal by the ranking rule: only the game's id (an arbitrary order) parts them."""
+    return _rank_key(a)[:3] == _rank_key(b)[:3]
+
+
 def _rank_key(s: Standing) -> tuple[int, int, int, int]:
     never = 2**62
     if s.status == "won":

@@ -22,7 +22,7 @@ from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
-from games.races.selectors import race_results
+from games.races.selectors import race_results, standings_tied
 from games.races.signals import race_finished_after_commit
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
@@ -311,10 +311,13 @@ def race_close_if_over(*, race_id: int) -> bool:
 def race_standings_write(*, race: Race) -> None:
     """Keep a finished race's ranking (games.races.models), afresh from its logs."""
     RaceStanding.objects.filter(race=race).delete()
-    RaceStanding.objects.bulk_create(
-        RaceStanding(race=race, game_id=standing.game, rank=rank)
-        for rank, standing in enumerate(race_results(race=race), start=1)
-    )
+    rows, place = [], 1
+    standings = race_results(race=race)
+    for rank, standing in enumerate(standings, start=1):
+        if rank > 1 and not standings_tied(standings[rank - 2], standing):
+            place = rank
+        rows.append(RaceStanding(race=race, game_id=standing.game, rank=rank, place=place))
+    RaceStanding.objects.bulk_create(rows)
 
 
 def race_rematch(*, race: Race, player: Player) -> Race:

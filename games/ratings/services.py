@@ -68,14 +68,16 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
         new_changes: list[tuple[object, ...]] = []
         touched: set[int] = set()
         fields = list(_fields(races))
-        _load(variant, table, {player for _, _, entrants in fields for _, player in entrants})
+        _load(variant, table, {entrant[1] for _, _, entrants in fields for entrant in entrants})
         for race_id, at, entrants in fields:
             if len(entrants) < 2:
                 continue
             rated += 1
-            before = [table.get(player) or _Standing(START, 0, None) for _, player in entrants]
-            after = skills_after_race([standing.skill for standing in before])
-            for rank, ((game_id, player), old, skill) in enumerate(
+            before = [table.get(player) or _Standing(START, 0, None) for _, player, _ in entrants]
+            after = skills_after_race(
+                [standing.skill for standing in before], [place for _, _, place in entrants]
+            )
+            for rank, ((game_id, player, _), old, skill) in enumerate(
                 zip(entrants, before, after, strict=True), start=1
             ):
                 table[player] = _Standing(skill, old.races + 1, at)
@@ -104,17 +106,19 @@ def _lock(variant: str) -> None:
             )
 
 
-def _fields(races: QuerySet[Race]) -> Iterator[tuple[int, datetime, list[tuple[int, int]]]]:
-    """(race, finished at, [(game, player)] best first) for each race, in replay order:
-    only the games that count."""
+def _fields(
+    races: QuerySet[Race],
+) -> Iterator[tuple[int, datetime, list[tuple[int, int, int]]]]:
+    """(race, finished at, [(game, player, place)] best first) for each race, in replay
+    order: only the games that count."""
     rows = (
         RaceStanding.objects.filter(race__in=races)
         .filter(game__voided=False, game__flagged=False, game__player__user__isnull=False)
         .order_by("race__finished_at", "race_id", "rank")
-        .values_list("race_id", "race__finished_at", "game_id", "game__player_id")
+        .values_list("race_id", "race__finished_at", "game_id", "game__player_id", "place")
     )
     for (race_id, at), group in groupby(rows.iterator(chunk_size=5000), key=lambda r: (r[0], r[1])):
-        yield race_id, at, [(game_id, player) for _, _, game_id, player in group]
+        yield race_id, at, [(game, player, place) for _, _, game, player, place in group]
 
 
 def _restore(variant: str, players: set[int]) -> dict[int, _Standing]:

@@ -27,10 +27,11 @@ Skill = tuple[float, float]  # (mu, sigma)
 START: Final[Skill] = (MU, SIGMA)
 
 
-def skills_after_race(field: list[Skill]) -> list[Skill]:
-    """Each racer's skill after a race, `field` in finishing order (the winner first)."""
+def skills_after_race(field: list[Skill], places: list[int]) -> list[Skill]:
+    """Each racer's skill after a race, `field` in finishing order (the winner first),
+    `places` its places (equal for racers who tied: a draw between them)."""
     teams = [[_MODEL.create_rating([mu, sigma])] for mu, sigma in field]
-    rated = _MODEL.rate(teams, ranks=[float(rank) for rank in range(1, len(field) + 1)])
+    rated = _MODEL.rate(teams, ranks=[float(place) for place in places])
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 

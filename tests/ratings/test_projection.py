@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from games.accounts.services import player_claim_for_user, player_create_guest
-from games.models import Game, Player, Race
+from games.models import Game, Player, Race, RaceStanding
 from games.moderation.services import game_clear_flag, game_flag, game_reinstate, game_void
 from games.races.services import RaceRefused, race_create
 from games.ratings.models import Rating, RatingChange
@@ -166,3 +166,13 @@ def test_a_listener_failing_after_a_race_ends_leaves_the_end_standing(alice, bob
     assert race.status == "finished"
     assert RatingChange.objects.filter(race=race).count() == 2  # the other listener ran
     assert "failed after its end" in caplog.text
+
+
+def test_racers_the_ranking_rule_cannot_part_draw(alice, bob, charlie):
+    race = finish_race([alice, bob, charlie], moves=[0, 0, 4])
+    places = dict(RaceStanding.objects.filter(race=race).values_list("game__player", "place"))
+    assert places[charlie.pk] == 1
+    assert places[alice.pk] == places[bob.pk] == 2  # both resigned before any card
+    ratings = {r.player_id: r for r in Rating.objects.all()}
+    assert ratings[alice.pk].mu == ratings[bob.pk].mu
+    assert ratings[charlie.pk].mu > ratings[alice.pk].mu

@@ -176,3 +176,10 @@ def test_racers_the_ranking_rule_cannot_part_draw(alice, bob, charlie):
     ratings = {r.player_id: r for r in Rating.objects.all()}
     assert ratings[alice.pk].mu == ratings[bob.pk].mu
     assert ratings[charlie.pk].mu > ratings[alice.pk].mu
+
+
+def test_the_deals_these_tests_race_rank_racers_by_their_moves(alice, bob, charlie):
+    race = finish_race([alice, bob, charlie], variant="sultan-8", moves=[1, 8, 4])
+    assert ranking(race) == [bob.pk, charlie.pk, alice.pk]
+    cards = dict(Game.objects.filter(race=race).values_list("player", "cards_played"))
+    assert cards == {alice.pk: 1, bob.pk: 8, charlie.pk: 4}

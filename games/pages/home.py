@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.models import Race
 from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
 from games.pages.history import player_latest_unfinished_practice, player_recent_races
 from games.races.broadcast import race_broadcast, race_broadcast_started
@@ -94,6 +95,10 @@ def race_now_view(request: HttpRequest) -> HttpResponse:
     except RaceRefused as refused:
         form.add_error(None, refused.message)
         return _home(request, race_now_form=form, status=400)
+    for race_id in seat.left:
+        race = Race.objects.get(pk=race_id)
+        lobby = {"type": "lobby", "v": race.version, "racers": race_racers(race=race)}
+        race_broadcast(race_id=race_id, message=lobby)
     if seat.new and seat.running:
         race_broadcast_started(race_id=seat.race.pk)
     elif seat.new:

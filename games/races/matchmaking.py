@@ -9,7 +9,7 @@ rolls back, and that caller tries again and joins the other's race.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Final
 
@@ -20,7 +20,13 @@ from django.utils.translation import gettext
 
 from games.engine import VARIANTS
 from games.models import Player, Race, RaceEntry, RaceStatus
-from games.races.services import PUBLIC_LAST_SEAT_S, RaceRefused, race_create, race_join
+from games.races.services import (
+    PUBLIC_LAST_SEAT_S,
+    RaceRefused,
+    race_create,
+    race_join,
+    race_leave,
+)
 
 # The time limits "Race now" offers, in minutes: the same few for everyone, so
 # that strangers wanting a race find each other.
@@ -35,6 +41,7 @@ class Seat:
     version: int
     new: bool  # this call seated the player (False: they already had the seat)
     running: bool  # the race's games are dealt: every socket on it needs a fresh snapshot
+    left: tuple[int, ...] = ()  # public lobbies of other kinds the player left for this one
 
 
 def race_now(*, player: Player, variant: str, minutes: int) -> Seat:
@@ -46,13 +53,36 @@ def race_now(*, player: Player, variant: str, minutes: int) -> Seat:
         raise RaceRefused("bad_request", f"unknown variant {variant!r}")
     if minutes not in PUBLIC_MINUTES:
         raise RaceRefused("bad_request", gettext("public races last 3, 5, 10 or 15 minutes"))
+    left = _leave_other_lobbies(player=player, variant=variant, time_limit_s=minutes * 60)
     for _ in range(_ATTEMPTS):
         try:
             with transaction.atomic():
-                return _seat(player=player, variant=variant, time_limit_s=minutes * 60)
+                seat = _seat(player=player, variant=variant, time_limit_s=minutes * 60)
+            return replace(seat, left=left)
         except IntegrityError:
             continue  # another click opened the lobby first: join it
     raise RaceRefused("busy", gettext("many racers are being seated at once: try again"))
+
+
+def _leave_other_lobbies(*, player: Player, variant: str, time_limit_s: int) -> tuple[int, ...]:
+    """One public lobby at a time: a racer seated in two would start both races, and be
+    absent, and rated last, in one of them. Each leave is its own transaction, before
+    the seat's: two racers swapping kinds at once never hold each other's lobby."""
+    others = (
+        RaceEntry.objects.filter(
+            player=player, left_at__isnull=True, race__public=True, race__status=RaceStatus.LOBBY
+        )
+        .exclude(race__variant=variant, race__time_limit_s=time_limit_s)
+        .select_related("race")
+    )
+    left = []
+    for entry in others:
+        try:
+            race_leave(race=entry.race, player=player)
+        except RaceRefused:
+            continue  # it started meanwhile: the seat there is the player's to play
+        left.append(entry.race_id)
+    return tuple(left)
 
 
 def _seat(*, player: Player, variant: str, time_limit_s: int) -> Seat:

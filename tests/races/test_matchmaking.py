@@ -201,3 +201,24 @@ def test_the_list_shows_waiting_and_running_public_races_only(countdown, alice, 
         status=RaceStatus.FINISHED, finished_at=timezone.now()
     )
     assert starting.pk not in {row.race.pk for row in public_races_live()}
+
+
+@pytest.mark.django_db
+def test_a_racer_seated_in_another_kinds_lobby_leaves_it_for_the_new_one(countdown):
+    (alice,) = _guests("alice")
+    first = race_now(player=alice, variant="sultan", minutes=5)
+    second = race_now(player=alice, variant="sultan", minutes=10)
+    assert second.race.pk != first.race.pk
+    assert second.left == (first.race.pk,)
+    assert not RaceEntry.objects.get(race=first.race, player=alice).seated
+    assert RaceEntry.objects.get(race=second.race, player=alice).seated
+
+
+@pytest.mark.django_db
+def test_a_seat_in_a_public_race_counting_down_is_kept(countdown):
+    alice, bob = _guests("alice", "bob")
+    started = race_now(player=alice, variant="sultan", minutes=5).race
+    race_now(player=bob, variant="sultan", minutes=5)
+    elsewhere = race_now(player=alice, variant="sultan", minutes=10)
+    assert elsewhere.left == ()
+    assert Game.objects.filter(race=started, player=alice).exists()

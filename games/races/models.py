@@ -4,7 +4,7 @@ A finished race's logs can no longer grow (the store refuses moves once it has
 ended), so its ranking never changes: `race_close_if_over` writes it once, in
 the transaction that ends the race, from `race_results` (the ranking rule's one
 home). Ratings read it instead of replaying every log again;
-`manage.py rebuild_ratings --rerank` writes it afresh from the logs.
+`manage.py rebuild_ratings` writes it afresh from the logs.
 A moderator's void or flag does not change a ranking: ratings leave the game out.
 """
 

@@ -1,4 +1,4 @@
-"""Recompute every rating from the race results (docs/ratings.md)."""
+"""Recompute every rating from the logs (docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -12,20 +12,22 @@ from games.ratings.services import ratings_rebuild
 
 class Command(BaseCommand):
     help = (
-        "Rate every rated race again, in the order they finished; --rerank first ranks "
-        "every rated race afresh from its racers' logs."
+        "Rank every rated race afresh from its racers' logs, then rate every rated race "
+        "again in the order they finished. --kept-rankings skips the ranking (fast: the "
+        "rankings each race kept at its end are the same)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--rerank",
+            "--kept-rankings",
             action="store_true",
-            help="replay every rated race's logs for its ranking (default: only where missing)",
+            help="use the rankings kept at each race's end (ranking from the logs only "
+            "the races that have none)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        report = ratings_rebuild(rerank=options["rerank"])
+        report = ratings_rebuild(rerank=not options["kept_rankings"])
         seconds = time.perf_counter() - started
         per_variant = ", ".join(f"{variant} {count}" for variant, count in report.rated.items())
         self.stdout.write(

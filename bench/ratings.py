@@ -9,10 +9,11 @@ DEBUG on, the in-memory channel layer), or on PostgreSQL with --database-url:
     of a variant with 100 players, in the same database. The target: under 100 ms.
   - `rebuild_ratings --kept-rankings` (games.ratings.services.ratings_rebuild)
     over 100,000 finished rated races of 2 to 8 racers (their rankings kept, as a
-    race's end keeps them; the races have no moves to rank them from again); the baseline is the same ratings computed in memory by OpenSkill
-    alone, no database. Then the two partial replays a live site runs: the newest
-    race (a race just finished) and from the middle (a void on a race half the
-    history ago).
+    race's end keeps them; the races have no moves to rank them from again); the
+    baseline is the same ratings computed in memory by OpenSkill alone, no
+    database. Then the two partial replays a live site runs: the newest race (a
+    race just finished) and from the middle (a void on a race half the history
+    ago).
 
     .venv/bin/python bench/ratings.py [--players 10000] [--races 100000] [--database-url URL]
                                       [--only leaderboard|rebuild]

@@ -106,7 +106,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='rating',
             name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='games.player'),
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='games.player'),
         ),
         migrations.AddField(
             model_name='ratingchange',
@@ -116,12 +116,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ratingchange',
             name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.player'),
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.player'),
         ),
         migrations.AddField(
             model_name='ratingchange',
             name='race',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.race'),
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.race'),
         ),
         migrations.AddConstraint(
             model_name='racestanding',

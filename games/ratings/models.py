@@ -14,7 +14,10 @@ from games.ratings.skill import ESTABLISHED_RACES
 class Rating(models.Model):
     """A player's rating in a variant now: the last of their RatingChange rows."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    # Indexed by rating_once_per_variant, which leads with it.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -45,9 +48,15 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one rated race did to one racer's rating."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # Both indexed by the composite indexes below, which lead with them: a rebuild
+    # writes a row per racer per race, and every index is paid for on each.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
-    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="rating_changes")
+    race = models.ForeignKey(
+        Race, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rating_change")
     at = models.DateTimeField()  # the race's finished_at: the replay's order, with the race id
     mu = models.FloatField()

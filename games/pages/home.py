@@ -17,12 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.engine import DEFAULT_VARIANT, VARIANTS
-from games.models import Race
 from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
-from games.pages.history import player_latest_unfinished_practice, player_recent_races
-from games.races.broadcast import race_broadcast, race_broadcast_started
+from games.pages.history import player_recent_races
+from games.practice.selectors import player_latest_unfinished_practice
 from games.races.matchmaking import public_races_live, race_now
-from games.races.selectors import race_racers
 from games.races.services import RaceRefused, race_create
 
 
@@ -58,7 +56,7 @@ def race_new(request: HttpRequest) -> HttpResponse:
         return _home(request, race_form=form, status=400)
     player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
     if player is None:
-        form.add_error("nickname", "Pick a nickname, or log in.")
+        form.add_error("nickname", _("Pick a nickname, or log in."))
         return _home(request, race_form=form, status=400)
     try:
         race = race_create(
@@ -95,15 +93,7 @@ def race_now_view(request: HttpRequest) -> HttpResponse:
     except RaceRefused as refused:
         form.add_error(None, refused.message)
         return _home(request, race_now_form=form, status=400)
-    for race_id in seat.left:
-        race = Race.objects.get(pk=race_id)
-        lobby = {"type": "lobby", "v": race.version, "racers": race_racers(race=race)}
-        race_broadcast(race_id=race_id, message=lobby)
-    if seat.new and seat.running:
-        race_broadcast_started(race_id=seat.race.pk)
-    elif seat.new:
-        lobby = {"type": "lobby", "v": seat.version, "racers": race_racers(race=seat.race)}
-        race_broadcast(race_id=seat.race.pk, message=lobby)
+    # Seating and leaving announced themselves through the race's outbox.
     return redirect("games:race", code=seat.race.code)
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
 from games.pages.history import player_variant_stats
 from games.pages.views import notice
@@ -33,7 +34,6 @@ from games.ratings.selectors import (
     rating_history,
 )
 from games.ratings.skill import ESTABLISHED_RACES, START, shown
-from games.templatetags.site_tags import variant_label
 
 BOARD_PAGE: Final = 50
 RECENT_GAMES: Final = 10

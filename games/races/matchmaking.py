@@ -48,9 +48,11 @@ def race_now(*, player: Player, variant: str, minutes: int) -> Seat:
     """Seat `player` in the public race of `variant` and `minutes` that starts
     soonest and has a seat, or open one."""
     if player.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", gettext("this player is banned"))
     if variant not in VARIANTS:
-        raise RaceRefused("bad_request", f"unknown variant {variant!r}")
+        raise RaceRefused(
+            "bad_request", gettext("unknown variant %(variant)r") % {"variant": variant}
+        )
     if minutes not in PUBLIC_MINUTES:
         raise RaceRefused("bad_request", gettext("public races last 3, 5, 10 or 15 minutes"))
     left = _leave_other_lobbies(player=player, variant=variant, time_limit_s=minutes * 60)

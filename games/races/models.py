@@ -15,12 +15,10 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 
-from games.models import Game, Race
-
 
 class RaceStanding(models.Model):
-    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="standings")
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="standing")
+    race = models.ForeignKey("games.Race", on_delete=models.CASCADE, related_name="standings")
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="standing")
     rank = models.PositiveSmallIntegerField()
     # The rank of the first racer it ties with by the ranking rule (two racers who
     # both resigned before playing a card), else its own: ratings count a draw.

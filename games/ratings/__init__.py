@@ -10,5 +10,6 @@ receivers.py hears races finish and guests become accounts.
 docs/ratings.md says which games count and why.
 
 May import: games.races, games.accounts, games.store, games.engine, games.common,
-games.models. Imported by games.moderation (a void recomputes) and games.pages.
+games.models, games.i18n (names of variants). Imported by games.moderation (a void
+recomputes) and games.pages.
 """

@@ -7,8 +7,12 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 
-from games.models import VARIANT_CHOICES, Game, Player, Race
+from games.engine import VARIANTS
+from games.i18n.labels import VARIANT_LABELS
 from games.ratings.skill import ESTABLISHED_RACES
+
+# As games.models has it (which imports this module: it cannot be imported back).
+VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 
 
 class Rating(models.Model):
@@ -16,7 +20,7 @@ class Rating(models.Model):
 
     # Indexed by rating_once_per_variant, which leads with it.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="ratings", db_index=False
+        "games.Player", on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     mu = models.FloatField()
@@ -51,13 +55,15 @@ class RatingChange(models.Model):
     # Both indexed by the composite indexes below, which lead with them: a rebuild
     # writes a row per racer per race, and every index is paid for on each.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+        "games.Player", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     race = models.ForeignKey(
-        Race, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+        "games.Race", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rating_change")
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="rating_change"
+    )
     at = models.DateTimeField()  # the race's finished_at: the replay's order, with the race id
     mu = models.FloatField()
     sigma = models.FloatField()

@@ -16,7 +16,7 @@ def finished_at_backfill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_race_deal_index'),
+        ('games', '0008_i18n_verbose_names'),
     ]
 
     operations = [
@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
             name='Rating',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('sultan', 'sultan'), ('sultan-8', 'sultan-8'), ('pysolfc', 'pysolfc'), ('pysolfc-8', 'pysolfc-8')], max_length=16)),
+                ('variant', models.CharField(choices=[('sultan', 'Sultan'), ('sultan-8', 'Sultan, 8 slots'), ('pysolfc', 'Sultan (PySolFC)'), ('pysolfc-8', 'Sultan + (PySolFC)')], max_length=16)),
                 ('mu', models.FloatField()),
                 ('sigma', models.FloatField()),
                 ('rating', models.IntegerField()),
@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
             name='RatingChange',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('sultan', 'sultan'), ('sultan-8', 'sultan-8'), ('pysolfc', 'pysolfc'), ('pysolfc-8', 'pysolfc-8')], max_length=16)),
+                ('variant', models.CharField(choices=[('sultan', 'Sultan'), ('sultan-8', 'Sultan, 8 slots'), ('pysolfc', 'Sultan (PySolFC)'), ('pysolfc-8', 'Sultan + (PySolFC)')], max_length=16)),
                 ('at', models.DateTimeField()),
                 ('mu', models.FloatField()),
                 ('sigma', models.FloatField()),

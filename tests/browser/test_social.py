@@ -85,8 +85,8 @@ def _sign_up(page: Any, username: str) -> None:
     password = secrets.token_urlsafe(12)
     page.fill("#id_password1", password)
     page.fill("#id_password2", password)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    page.click("main button[type=submit]")  # not the header's language buttons
+    page.wait_for_url(lambda url: "/accounts/" not in url)
 
 
 def _play_a_card(page: Any) -> None:

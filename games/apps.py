@@ -11,7 +11,14 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.accounts.services import player_on_login
+        from games.accounts.signals import player_games_changed
+        from games.races.signals import race_finished
+        from games.ratings.receivers import on_player_games_changed, on_race_finished
         from games.store.append_only import register_sqlite_functions
 
         connection_created.connect(register_sqlite_functions, dispatch_uid="games_sqlite_functions")
         user_logged_in.connect(player_on_login, dispatch_uid="games_player_for_login")
+        race_finished.connect(on_race_finished, dispatch_uid="games_ratings_race_finished")
+        player_games_changed.connect(
+            on_player_games_changed, dispatch_uid="games_ratings_player_games_changed"
+        )

@@ -168,6 +168,12 @@ class Race(models.Model):
         on_delete=models.SET_NULL,
         related_name="rematch",
     )
+    # Anyone may be seated by "Race now" (games.races.matchmaking); always rated.
+    public = models.BooleanField(default=False)
+    # Its results move ratings (games.ratings): public races, and friends' races so marked.
+    rated = models.BooleanField(default=False)
+    # When the race closed; ratings are replayed in this order (games.ratings).
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("race")
@@ -175,6 +181,25 @@ class Race(models.Model):
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(seat_limit__gte=2, seat_limit__lte=8), name="race_seat_limit_2_to_8"
+            ),
+            models.CheckConstraint(
+                condition=Q(rated=True) | Q(public=False), name="race_public_rated"
+            ),
+            # An open deal's number is known beforehand: anyone could study it for a rating.
+            models.CheckConstraint(
+                condition=Q(rated=False) | Q(open_deal=False), name="race_rated_secret_deal"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=RaceStatus.FINISHED, finished_at__isnull=False)
+                | (~Q(status=RaceStatus.FINISHED) & Q(finished_at__isnull=True)),
+                name="race_finished_at_iff_finished",
+            ),
+            # "Race now" seats two clicks at once in one race: at most one public lobby
+            # per variant and time limit, so the second insert fails and joins the first.
+            models.UniqueConstraint(
+                fields=["variant", "time_limit_s"],
+                condition=Q(public=True, status=RaceStatus.LOBBY),
+                name="race_one_public_lobby_per_kind",
             ),
             models.CheckConstraint(
                 condition=Q(seed__gte=0, seed__lt=SEED_LIMIT), name="race_seed_in_range"
@@ -195,6 +220,18 @@ class Race(models.Model):
                 fields=["seed", "variant"],
                 condition=~Q(status=RaceStatus.FINISHED),
                 name="race_deal_not_finished",
+            ),
+            # The public races list and "Race now" look for these.
+            models.Index(
+                fields=["variant", "time_limit_s"],
+                condition=Q(public=True) & ~Q(status=RaceStatus.FINISHED),
+                name="race_public_live",
+            ),
+            # Ratings replay a variant's rated races in the order they finished.
+            models.Index(
+                fields=["variant", "finished_at", "id"],
+                condition=Q(rated=True, status=RaceStatus.FINISHED),
+                name="race_rated_finished",
             ),
         ]
 
@@ -441,7 +478,9 @@ class ModerationAction(AppendOnlyModel):
         }
 
 
-# Lobby seats live in their own module; importing them here registers the model.
+# Projections kept by their rooms; importing them here registers the models.
+from games.races.models import RaceStanding  # noqa: E402
+from games.ratings.models import Rating, RatingChange  # noqa: E402
 
 __all__ = [
     "Game",
@@ -452,5 +491,8 @@ __all__ = [
     "Player",
     "Race",
     "RaceEntry",
+    "RaceStanding",
     "RaceStatus",
+    "Rating",
+    "RatingChange",
 ]

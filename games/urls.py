@@ -3,6 +3,7 @@ from django.urls import path
 from games import health
 from games.accounts import views as account_views
 from games.pages import home
+from games.pages import social as social_views
 from games.pages import views as page_views
 from games.practice import api as practice_api
 from games.races import views as race_views
@@ -15,6 +16,10 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", page_views.favicon, name="favicon"),
     path("races/new", home.race_new, name="race_new"),
+    path("races/now", home.race_now_view, name="race_now"),
+    path("races/public", home.public_races_list, name="public_races"),
+    path("leaderboard/", social_views.leaderboard_page, name="leaderboard"),
+    path("@/<str:username>/", social_views.profile_page, name="profile"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
     # Pages around the games (docs/pages.md).

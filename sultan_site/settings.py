@@ -203,6 +203,8 @@ SITE_NAME = env_str("SULTAN_SITE_NAME", "Sultan")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")
 # Seconds between the host's start and the first move allowed.
 RACE_COUNTDOWN_S = env_int("SULTAN_RACE_COUNTDOWN_S", 5)
+# A public race's countdown, from its second racer; it seats more until then.
+RACE_PUBLIC_COUNTDOWN_S = env_int("SULTAN_RACE_PUBLIC_COUNTDOWN_S", 15)
 # Frames a race socket may send per second (and in one burst) before it is throttled.
 WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Race sockets one client (session, else address) may open: a burst, then a rate.

@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
+from games.accounts.signals import player_games_changed_after_commit
 from games.common.errors import Refused
 from games.models import Game, Player, Race, RaceEntry, RaceStatus
 from games.races.services import race_announce_racers
@@ -77,6 +78,7 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         guest.user_id = user.pk
         guest.nickname = user.get_username()[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])
+        player_games_changed_after_commit(player_id=guest.pk)
     return guest
 
 
@@ -109,6 +111,8 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         races = set(moving.values_list("pk", flat=True))
         games = Game.objects.filter(player=locked).exclude(race_id__in=shared)
         moved = games.update(player=account)
+        if moved:
+            player_games_changed_after_commit(player_id=account.pk)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
         # Races still on show the new name: their racers are announced again.

@@ -112,7 +112,7 @@ class RaceAdmin(ModerationOnlyAdmin):
         "starts_at",
         "ends_at",
     )
-    list_filter = ("status", "variant", "open_deal")
+    list_filter = ("status", "variant", "open_deal", "public", "rated")
     search_fields = ("code", "host__nickname", "host__user__username")
     list_select_related = ("host",)
     date_hierarchy = "created_at"
@@ -120,8 +120,9 @@ class RaceAdmin(ModerationOnlyAdmin):
         ("code", "host"),
         ("variant", "deal", "open_deal", "winnable_deal"),
         ("status", "version"),
+        ("public", "rated"),
         ("time_limit_s", "seat_limit"),
-        ("created_at", "starts_at", "ends_at"),
+        ("created_at", "starts_at", "ends_at", "finished_at"),
         "rematch_of",
     )
     readonly_fields = ("deal",)

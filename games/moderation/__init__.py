@@ -4,5 +4,6 @@ services.py records every act (void, reinstate, flag, ban, ...) and updates
 its projection, anticheat.py judges move timing, flags.py turns verdicts on
 stored games into flags.
 
-May import: games.store, games.engine, games.common, games.models.
+May import: games.ratings (a void or a flag replays ratings), games.store,
+games.engine, games.common, games.models.
 """

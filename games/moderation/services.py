@@ -1,7 +1,8 @@
 """Moderation as an event log: every act is a ModerationAction row first.
 
 The game's `voided` and `flagged` and the player's `banned_at` are its
-projection, written here in the same transaction as the event. Nothing here
+projection, written here in the same transaction as the event; after the
+commit, ratings are replayed from the game's race (games.ratings). Nothing here
 touches a game's moves: moderators judge a log, they never edit it.
 """
 
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.models import GAME_SWITCHES, Game, ModerationAction, ModerationKind, Player
+from games.ratings.services import ratings_game_judged
 from games.store.selectors import Mismatch, game_projection_mismatches
 
 
@@ -62,6 +64,9 @@ def _switch_game(
             raise ModerationRefused(_ALREADY[field, on] % {"game": game.pk})
         recorded = _record(moderator=moderator, action=action, reason=reason, game=locked)
         Game.objects.filter(pk=game.pk).update(**{field: on})
+        # A void or a flag holds the game out of ratings, a reinstatement or a
+        # cleared flag lets it back in: its race and every later one are rated again.
+        transaction.on_commit(lambda: ratings_game_judged(game_id=game.pk))
     return recorded
 
 

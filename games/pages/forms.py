@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.races.matchmaking import PUBLIC_MINUTES
 
 VARIANT_CHOICES = [(v, v) for v in VARIANTS]
 
@@ -16,6 +18,24 @@ class RaceForm(forms.Form):
     deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
     winnable = forms.BooleanField(required=False)
     automatic_moves = forms.BooleanField(required=False)
+    rated = forms.BooleanField(required=False)
+    nickname = forms.CharField(max_length=40, required=False, strip=True)
+
+    def clean(self) -> dict[str, object] | None:
+        data = super().clean()
+        if data and data.get("rated") and data.get("deal") is not None:
+            self.add_error(
+                "rated",
+                _("A rated race deals a secret deal: clear the deal number or untick rated."),
+            )
+        return data
+
+
+class RaceNowForm(forms.Form):
+    variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial=DEFAULT_VARIANT, required=False)
+    minutes = forms.TypedChoiceField(
+        choices=[(m, m) for m in PUBLIC_MINUTES], coerce=int, initial=5, required=False
+    )
     nickname = forms.CharField(max_length=40, required=False, strip=True)
 
 

@@ -77,9 +77,14 @@ class VariantStats:
         return round(100 * self.won / self.played) if self.played else None
 
 
-def player_variant_stats(*, player: Player) -> list[VariantStats]:
-    """One row per variant the player has finished a game in, in the variants' order."""
+def player_variant_stats(*, player: Player, races_only: bool = False) -> list[VariantStats]:
+    """One row per variant the player has finished a game in, in the variants' order.
+
+    `races_only`: race games alone, for a profile anyone may read (practice is private).
+    """
     finished = Game.objects.filter(player=player, voided=False).exclude(status=GameStatus.PLAYING)
+    if races_only:
+        finished = finished.filter(race__status=RaceStatus.FINISHED)
     rows = (
         finished.values("variant")
         .annotate(

@@ -12,14 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.engine import DEFAULT_VARIANT, VARIANTS
-from games.pages.forms import PracticeForm, RaceForm
+from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
 from games.pages.history import player_recent_races
 from games.practice.selectors import player_latest_unfinished_practice
+from games.races.matchmaking import public_races_live, race_now
 from games.races.services import RaceRefused, race_create
 
 
@@ -27,6 +28,8 @@ def home_context(request: HttpRequest, **overrides: Any) -> dict[str, Any]:
     player = player_for_request(request)
     context: dict[str, Any] = {
         "race_form": RaceForm(),
+        "race_now_form": RaceNowForm(),
+        "public_races": public_races_live(),
         "practice_form": PracticeForm(),
         "variants": VARIANTS,
         "player": player,
@@ -64,8 +67,38 @@ def race_new(request: HttpRequest) -> HttpResponse:
             deal=form.cleaned_data.get("deal"),
             winnable=form.cleaned_data.get("winnable", False),
             automatic_moves=form.cleaned_data.get("automatic_moves", False),
+            rated=form.cleaned_data.get("rated", False),
         )
     except RaceRefused as refused:
         form.add_error(None, refused.message)
         return _home(request, race_form=form, status=400)
     return redirect("games:race", code=race.code)
+
+
+@require_POST
+def race_now_view(request: HttpRequest) -> HttpResponse:
+    """ "Race now": a seat in the next public race of the kind asked for."""
+    form = RaceNowForm(request.POST)
+    if not form.is_valid():
+        return _home(request, race_now_form=form, status=400)
+    player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
+    if player is None:
+        form.add_error("nickname", _("Pick a nickname, or log in."))
+        return _home(request, race_now_form=form, status=400)
+    try:
+        seat = race_now(
+            player=player,
+            variant=form.cleaned_data["variant"] or DEFAULT_VARIANT,
+            minutes=form.cleaned_data["minutes"] or 5,
+        )
+    except RaceRefused as refused:
+        form.add_error(None, refused.message)
+        return _home(request, race_now_form=form, status=400)
+    # Seating and leaving announced themselves through the race's outbox.
+    return redirect("games:race", code=seat.race.code)
+
+
+@require_GET
+def public_races_list(request: HttpRequest) -> HttpResponse:
+    """The home page's list of public races, alone: its script swaps it in every few seconds."""
+    return render(request, "public_races.html", {"public_races": public_races_live()})

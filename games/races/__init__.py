@@ -2,10 +2,12 @@
 
 services.py writes (lobby, start, moves within a race, the end, rematches),
 selectors.py reads (racers, standings, snapshots, the history), views.py
-serves the race pages over HTTP. Announcing changes: outbox.py (each change's
-announcement written with it), publisher.py (sending them once committed,
-the sweep, presence). The socket: consumer.py (thin: parse, call, send),
-protocol.py (every message's shape, both ways), fanout.py (a socket's
+serves the race pages over HTTP, matchmaking.py seats "Race now" in public
+races and lists them, models.py keeps a finished race's ranking, signals.py
+tells rooms above that a race finished. Announcing changes: outbox.py (each
+change's announcement written with it), publisher.py (sending them once
+committed, the sweep, presence). The socket: consumer.py (thin: parse, call,
+send), protocol.py (every message's shape, both ways), fanout.py (a socket's
 progress coalesced), socket_loop.py (one reader task per input), socket_db.py
 (its database calls), limits.py (frame and connection rates), routing.py.
 

@@ -110,6 +110,8 @@ def race_info(*, race: Race) -> dict[str, Any]:
         "host": race.host_id,
         "open_deal": race.open_deal,
         "winnable_deal": race.winnable_deal,
+        "public": race.public,
+        "rated": race.rated,
         "time_limit_s": race.time_limit_s,
         "seat_limit": race.seat_limit,
         "starts_at": _iso(race.starts_at),
@@ -142,6 +144,11 @@ def race_results(*, race: Race) -> list[Standing]:
         _standing(game, race) for game in Game.objects.filter(race=race).select_related("player")
     ]
     return sorted(standings, key=_rank_key)
+
+
+def standings_tied(a: Standing, b: Standing) -> bool:
+    """Equal by the ranking rule: only the game's id (an arbitrary order) parts them."""
+    return _rank_key(a)[:3] == _rank_key(b)[:3]
 
 
 def _rank_key(s: Standing) -> tuple[int, int, int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Final
 
 from django.conf import settings
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
-from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
 from games.races import protocol
 from games.races.outbox import race_change, race_event_record
 from games.races.selectors import (
@@ -31,11 +31,19 @@ from games.races.selectors import (
     race_racers,
     race_results,
     standings_as_dicts,
+    standings_tied,
 )
+from games.races.signals import race_finished_after_commit
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
 TIME_LIMITS_S: Final = (60, 24 * 3600)
+# A public race stops seating this long before its start: a racer seated at the
+# last moment still gets their page up before the first move counts.
+PUBLIC_LAST_SEAT_S: Final = 2
+# A public lobby's racer with no page open this long is unseated when a second
+# racer comes: the race would otherwise start with them absent, and rated.
+PUBLIC_ABSENT_S: Final = 30
 
 
 class RaceRefused(Refused):
@@ -72,11 +80,14 @@ def race_create(
     deal: int | None = None,
     winnable: bool = False,
     automatic_moves: bool = False,
+    rated: bool = False,
+    public: bool = False,
     rematch_of: Race | None = None,
 ) -> Race:
     """A new race in its lobby with the host seated. `deal` makes it an open deal;
     `winnable` draws secret deals until the solver proves one winnable;
-    `automatic_moves` has the server play every racer's safe moves."""
+    `automatic_moves` has the server play every racer's safe moves; `rated`
+    lets its results move ratings (a secret deal only)."""
     if host.banned_at is not None:
         raise RaceRefused("banned", _("this player is banned"))
     if variant not in VARIANTS:
@@ -91,6 +102,11 @@ def race_create(
         raise RaceRefused(
             "bad_request", _("an open deal is chosen, not drawn: drop one of the two")
         )
+    if deal is not None and rated:
+        raise RaceRefused(
+            "bad_request",
+            _("a rated race deals a secret deal: an open one can be studied first"),
+        )
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
         found = winnable_seed(variant=variant)
@@ -104,6 +120,8 @@ def race_create(
         open_deal=deal is not None,
         winnable_deal=winnable,
         automatic_moves=automatic_moves,
+        rated=rated or public,
+        public=public,
         time_limit_s=time_limit_s,
         seat_limit=seat_limit,
         rematch_of=rematch_of,
@@ -118,7 +136,11 @@ def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> 
 
 
 def race_join(*, race: Race, player: Player) -> int:
-    """Seat `player` in the lobby (again, after leaving). Returns the new version."""
+    """Seat `player` in the lobby (again, after leaving). Returns the new version.
+
+    A public race also seats during its countdown (the racer's game is dealt at
+    once), and starts its countdown when a second racer is in.
+    """
     if player.banned_at is not None:
         raise RaceRefused("banned", _("this player is banned"))
     with transaction.atomic():
@@ -126,8 +148,16 @@ def race_join(*, race: Race, player: Player) -> int:
         entry = RaceEntry.objects.filter(race=locked, player=player).first()
         if entry is not None and entry.seated:
             return locked.version
-        if locked.status != RaceStatus.LOBBY:
+        now = timezone.now()
+        if locked.status != RaceStatus.LOBBY and not race_seating_public(race=locked, now=now):
             raise RaceRefused("not_open", _("this race has already started"))
+        if locked.public and locked.status == RaceStatus.LOBBY:
+            RaceEntry.objects.filter(
+                race=locked,
+                left_at__isnull=True,
+                connections=0,
+                joined_at__lt=now - timedelta(seconds=PUBLIC_ABSENT_S),
+            ).update(left_at=now, ready=False)
         seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
         if seated >= locked.seat_limit:
             raise RaceRefused(
@@ -137,7 +167,29 @@ def race_join(*, race: Race, player: Player) -> int:
             RaceEntry.objects.create(race=locked, player=player)
         else:
             RaceEntry.objects.filter(pk=entry.pk).update(left_at=None, ready=False)
+        if locked.status == RaceStatus.RUNNING:
+            # Seated in a public race's countdown: the newcomer's game is dealt, and
+            # every socket builds its snapshot afresh, as at a start.
+            game_create(player=player, variant=locked.variant, race=locked)
+            return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
+        if locked.public and seated + 1 >= MIN_RACERS:
+            _race_begin(locked, countdown_s=settings.RACE_PUBLIC_COUNTDOWN_S)
+            return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
         return race_announce_racers(race_id=locked.pk)
+
+
+def race_seating_public(*, race: Race, now: datetime) -> bool:
+    """A public race seats newcomers in its lobby and in its countdown, until shortly
+    before its start."""
+    if not race.public:
+        return False
+    if race.status == RaceStatus.LOBBY:
+        return True
+    return (
+        race.status == RaceStatus.RUNNING
+        and race.starts_at is not None
+        and now < race.starts_at - timedelta(seconds=PUBLIC_LAST_SEAT_S)
+    )
 
 
 def race_leave(*, race: Race, player: Player) -> int:
@@ -146,7 +198,7 @@ def race_leave(*, race: Race, player: Player) -> int:
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.LOBBY:
             raise RaceRefused("not_open", _("the race has started: resign instead"))
-        if locked.host_id == player.pk:
+        if locked.host_id == player.pk and not locked.public:
             raise RaceRefused("not_host", _("the host stays in the lobby"))
         left = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
             left_at=timezone.now(), ready=False
@@ -187,25 +239,33 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
         countdown_s = settings.RACE_COUNTDOWN_S
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.public:
+            raise RaceRefused("not_host", _("a public race starts by itself with a second racer"))
         if locked.host_id != player.pk:
             raise RaceRefused("not_host", _("only the host starts the race"))
         if locked.status != RaceStatus.LOBBY:
             raise RaceRefused("not_open", _("the race has already started"))
-        seated = list(
-            RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
-        )
-        if len(seated) < MIN_RACERS:
-            raise RaceRefused(
-                "too_few", _("a race needs at least %(n)d racers") % {"n": MIN_RACERS}
-            )
-        starts_at = timezone.now() + timedelta(seconds=countdown_s)
-        locked.status = RaceStatus.RUNNING
-        locked.starts_at = starts_at
-        locked.ends_at = starts_at + timedelta(seconds=locked.time_limit_s)
-        locked.save(update_fields=["status", "starts_at", "ends_at"])
-        for entry in seated:
-            game_create(player=entry.player, variant=locked.variant, race=locked)
+        _race_begin(locked, countdown_s=countdown_s)
         return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
+
+
+def _race_begin(locked: Race, *, countdown_s: int) -> None:
+    """Deal every seated racer's game; the race runs from `countdown_s` ahead.
+
+    The caller holds the race's lock and announces the start.
+    """
+    seated = list(
+        RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
+    )
+    if len(seated) < MIN_RACERS:
+        raise RaceRefused("too_few", _("a race needs at least %(n)d racers") % {"n": MIN_RACERS})
+    starts_at = timezone.now() + timedelta(seconds=countdown_s)
+    locked.status = RaceStatus.RUNNING
+    locked.starts_at = starts_at
+    locked.ends_at = starts_at + timedelta(seconds=locked.time_limit_s)
+    locked.save(update_fields=["status", "starts_at", "ends_at"])
+    for entry in seated:
+        game_create(player=entry.player, variant=locked.variant, race=locked)
 
 
 def race_move(
@@ -267,9 +327,24 @@ def race_close_if_over(*, race_id: int) -> bool:
         for game in open_games:
             game_close_on_time(game_id=game.pk, now=now)
         race.status = RaceStatus.FINISHED
-        race.save(update_fields=["status"])
+        race.finished_at = now
+        race.save(update_fields=["status", "finished_at"])
+        race_standings_write(race=race)
         race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
+        race_finished_after_commit(race_id=race.pk)
     return True
+
+
+def race_standings_write(*, race: Race) -> None:
+    """Keep a finished race's ranking (games.races.models), afresh from its logs."""
+    RaceStanding.objects.filter(race=race).delete()
+    rows, place = [], 1
+    standings = race_results(race=race)
+    for rank, standing in enumerate(standings, start=1):
+        if rank > 1 and not standings_tied(standings[rank - 2], standing):
+            place = rank
+        rows.append(RaceStanding(race=race, game_id=standing.game, rank=rank, place=place))
+    RaceStanding.objects.bulk_create(rows)
 
 
 def end_message(*, race: Race, version: int) -> dict[str, object]:
@@ -309,6 +384,7 @@ def race_rematch(*, race: Race, player: Player) -> Race:
             open_deal=False,
             winnable_deal=locked.winnable_deal,
             automatic_moves=locked.automatic_moves,
+            rated=locked.rated,
             time_limit_s=locked.time_limit_s,
             seat_limit=locked.seat_limit,
             rematch_of=locked,

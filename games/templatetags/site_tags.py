@@ -9,7 +9,7 @@ from django import template
 from django.template.context import Context
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from games.accounts.selectors import player_for_request
 from games.i18n import labels
@@ -72,3 +72,10 @@ def when_with_year(value: datetime | None) -> str:
     if value is None:
         return "—"
     return date_format(value, pgettext("date and time format", "j M Y, H:i"))
+
+
+@register.filter
+def minutes_label(seconds: int) -> str:
+    """A race's time limit as its settings read: "5 min"."""
+    minutes = max(1, round(seconds / 60))
+    return ngettext("%(n)d min", "%(n)d min", minutes) % {"n": minutes}

@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def live() -> Iterator[LiveServer]:
     with database_env("browser") as env:
-        env = {**env, "SULTAN_RACE_COUNTDOWN_S": "2"}
+        env = {**env, "SULTAN_RACE_COUNTDOWN_S": "2", "SULTAN_RACE_PUBLIC_COUNTDOWN_S": "4"}
         with daphne(env) as server:
             yield server
 

@@ -27,6 +27,8 @@ RACE_KEYS = {
     "host",
     "open_deal",
     "winnable_deal",
+    "public",
+    "rated",
     "time_limit_s",
     "seat_limit",
     "starts_at",

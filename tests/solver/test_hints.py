@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.utils import timezone
 
 from games.engine import UNDO, apply, legal_moves, new_game, replay
 from games.models import Game, Player, Race
@@ -118,6 +119,7 @@ def test_there_is_no_hint_on_a_deal_being_raced(alice: Player, bob: Player):
         assert response.json()["code"] == "deal_raced"
         assert "move" not in response.json()
     race.status = "finished"
+    race.finished_at = timezone.now()
     race.save()
     assert _hint(game, alice)["status"] == "won"
 
@@ -140,6 +142,7 @@ def test_the_analysis_waits_for_the_race_on_its_deal(alice: Player, bob: Player)
     assert "line" not in refused.json()
     assert client.get(f"/api/games/{game.pk}/replay").status_code == 200  # the moves stay open
     race.status = "finished"
+    race.finished_at = timezone.now()
     race.save()
     assert client.get(f"/api/games/{game.pk}/analysis").json()["verdict"] == "lost_after"
 

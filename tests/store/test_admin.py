@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 
 from games.models import Game, ModerationAction, Player
 from games.store.selectors import game_record
@@ -229,6 +230,7 @@ def test_a_running_races_deal_stays_secret_in_the_admin(as_moderator, secret_rac
 def test_the_deal_opens_in_the_admin_once_the_race_ends(as_moderator, secret_race_game):
     race = secret_race_game.race
     race.status = "finished"
+    race.finished_at = timezone.now()
     race.save()
     for url in (_admin_pages(secret_race_game)[0], _admin_pages(secret_race_game)[2]):
         assert str(SECRET_SEED) in as_moderator.get(url).content.decode(), url

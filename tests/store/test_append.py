@@ -191,8 +191,14 @@ def test_it_rejects_race_moves_outside_the_race(alice, status, start_offset_s, c
     starts_at = (
         None if start_offset_s is None else timezone.now() + timedelta(seconds=start_offset_s)
     )
+    finished_at = timezone.now() if status == RaceStatus.FINISHED else None
     race = Race.objects.create(
-        host=alice, variant="sultan", seed=5, status=status, starts_at=starts_at
+        host=alice,
+        variant="sultan",
+        seed=5,
+        status=status,
+        starts_at=starts_at,
+        finished_at=finished_at,
     )
     game = game_create(player=alice, variant="sultan", race=race)
     assert rejected(game, alice, "draw").code == code

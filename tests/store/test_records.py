@@ -183,7 +183,7 @@ def test_a_race_record_is_hidden_until_the_race_has_ended(alice, bob, running_ra
         with pytest.raises(RecordHidden):
             game_record(game=game, viewer=viewer)
     running_race.status = RaceStatus.FINISHED
-    running_race.ends_at = timezone.now()
+    running_race.ends_at = running_race.finished_at = timezone.now()
     running_race.save()
     game.refresh_from_db()
     assert f'[Race "{running_race.code}"]' in game_record(game=game, viewer=bob)

@@ -15,3 +15,23 @@ if (art) {
     art.append(card);
   });
 }
+
+// The public races list: fetched afresh every few seconds while the page is shown
+// (the server renders it; the first version came with the page).
+const PUBLIC_RACES_EVERY_MS = 5000;
+const list = document.getElementById("public-races");
+if (list) {
+  let shown = null;
+  const refresh = async () => {
+    if (document.hidden) return;
+    try {
+      const response = await fetch(list.dataset.src, { headers: { Accept: "text/html" } });
+      const html = response.ok ? await response.text() : null;
+      // Unchanged: left alone, so that focus and selection inside it survive.
+      if (html !== null && html !== shown) list.innerHTML = shown = html;
+    } catch {
+      // Offline for a moment: the list stays as it was, and the next round tries again.
+    }
+  };
+  setInterval(refresh, PUBLIC_RACES_EVERY_MS);
+}

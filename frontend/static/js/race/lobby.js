@@ -48,7 +48,8 @@ export class LobbyView {
     show(this.#join, !state.isRacer);
     show(this.#controls, state.isRacer);
     this.#title.textContent = state.isRacer ? (state.isHost ? gettext("You’re the host") : gettext("Ready to race?")) : gettext("Join this race");
-    if (state.isRacer) this.#paintControls(state, connected);
+    if (state.race.public) this.#paintPublic(state);
+    else if (state.isRacer) this.#paintControls(state, connected);
   }
 
   /** Tell screen readers (and the list's animation) who came, went, got ready. */
@@ -77,15 +78,18 @@ export class LobbyView {
     const fresh = this.#known !== null;
     const rows = state.racers.map((racer) => {
       const you = racer.player === state.me;
+      const hosting = racer.host && !state.race.public; // a public race has no host
       const tags = [
         you && h("span", { class: "r-tag is-you" }, gettext("you")),
-        racer.host && h("span", { class: "r-tag is-host" }, gettext("host")),
+        hosting && h("span", { class: "r-tag is-host" }, gettext("host")),
       ];
-      const mark = racer.host
+      const mark = hosting
         ? h("span", { class: "lobby-mark is-host" }, gettext("Hosting"))
-        : racer.ready
-          ? h("span", { class: "lobby-mark is-ready" }, h("span", { class: "r-tick", "aria-hidden": "true" }), pgettext("racer", "Ready"))
-          : h("span", { class: "lobby-mark" }, gettext("Not ready"));
+        : state.race.public
+          ? h("span", { class: "lobby-mark is-ready" }, gettext("Seated"))
+          : racer.ready
+            ? h("span", { class: "lobby-mark is-ready" }, h("span", { class: "r-tick", "aria-hidden": "true" }), pgettext("racer", "Ready"))
+            : h("span", { class: "lobby-mark" }, gettext("Not ready"));
       return h(
         "li",
         {
@@ -133,6 +137,17 @@ export class LobbyView {
     }
     this.#start.removeAttribute("aria-busy");
     this.#hint.textContent = hint;
+  }
+
+  /** A public race has no host to start it: it counts down once a second racer is in. */
+  #paintPublic(state) {
+    this.#title.textContent = state.isRacer ? gettext("Waiting for racers") : gettext("Join this race");
+    show(this.#start, false);
+    show(this.#ready, false);
+    show(this.#leave, state.isRacer);
+    this.#hint.textContent = gettext(
+      "A public race: the countdown starts as soon as a second racer is in, and more may join until it ends. Keep this page open.",
+    );
   }
 
   #toggleReady() {

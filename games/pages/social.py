@@ -1,0 +1,156 @@
+"""The leaderboard and players' profiles.
+
+A profile's address is `/@/<username>/`: nicknames are display names and not
+unique (two guests may both be "alice"), usernames are. So only accounts have a
+profile, as only accounts have ratings; a guest's name links nowhere. A profile
+shows what anyone may see: race games only (practice is private to its
+player), and only once their race has ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games.common.http import notice
+from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.i18n.labels import variant_label
+from games.models import Game, Player, RaceStatus
+from games.pages.history import player_variant_stats
+from games.ratings.chart import rating_chart_svg
+from games.ratings.models import Rating
+from games.ratings.selectors import (
+    leaderboard,
+    leaderboard_size,
+    player_rank,
+    player_ratings,
+    rating_history,
+)
+from games.ratings.skill import ESTABLISHED_RACES, START, shown
+
+BOARD_PAGE: Final = 50
+RECENT_GAMES: Final = 10
+
+
+def _page_number(text: str | None) -> int:
+    if text and text.isascii() and text.isdigit() and 0 < len(text) < 7:
+        return max(1, int(text))
+    return 1
+
+
+@require_GET
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    variant = request.GET.get("variant", DEFAULT_VARIANT)
+    if variant not in VARIANTS:
+        return notice(
+            request,
+            status=400,
+            title=_("Unknown variant"),
+            message=_("“%(variant)s” is not a variant. Choose one of %(variants)s.")
+            % {"variant": variant[:40], "variants": ", ".join(VARIANTS)},
+            actions=[(_("Leaderboard"), "/leaderboard/"), (_("Home"), "/")],
+        )
+    page = _page_number(request.GET.get("page"))
+    size = leaderboard_size(variant=variant)
+    pages = max(1, -(-size // BOARD_PAGE))
+    page = min(page, pages)
+    context: dict[str, Any] = {
+        "variant": variant,
+        "variants": VARIANTS,
+        "rows": leaderboard(variant=variant, offset=(page - 1) * BOARD_PAGE, limit=BOARD_PAGE),
+        "size": size,
+        "page": page,
+        "pages": pages,
+        "established": ESTABLISHED_RACES,
+        # The daily deal's all-time records (issue #15, the daily part) go here:
+        # a second table beside the ratings, filled by that room's selector.
+        "daily_records": None,
+    }
+    return render(request, "leaderboard.html", context)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPanel:
+    variant: str
+    rating: Rating
+    rank: int | None  # on the leaderboard; None while provisional
+    chart: SafeString
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    game: Game
+    rank: int | None
+    racers: int
+    delta: int | None  # the rating change, for a rated race that counted
+
+
+@require_GET
+def profile_page(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_user_model().objects.filter(username=username).first()
+    player = Player.objects.filter(user=user).first() if user is not None else None
+    if player is None:
+        return notice(
+            request,
+            status=404,
+            title=_("No such player"),
+            message=_(
+                "No account is called “%(name)s”. Profiles belong to accounts; guests have none."
+            )
+            % {"name": username[:40]},
+            actions=[(_("Leaderboard"), "/leaderboard/"), (_("Home"), "/")],
+        )
+    ratings = player_ratings(player=player)
+    panels = [
+        RatingPanel(
+            variant,
+            rating,
+            player_rank(rating=rating),
+            rating_chart_svg(
+                rating_history(player=player, variant=variant),
+                start=shown(START),
+                variant_label=variant_label(variant),
+            ),
+        )
+        for variant in VARIANTS
+        if (rating := ratings.get(variant)) is not None
+    ]
+    context = {
+        "profile": player,
+        "username": username,
+        "panels": panels,
+        "established": ESTABLISHED_RACES,
+        "stats": player_variant_stats(player=player, races_only=True),
+        "recent": _recent_games(player),
+        # Streaks (days in a row played, won) come with the daily deal (issue #15).
+        "streaks": None,
+    }
+    return render(request, "profile.html", context)
+
+
+def _recent_games(player: Player) -> list[RecentGame]:
+    games = (
+        Game.objects.filter(player=player, race__status=RaceStatus.FINISHED)
+        .select_related("race", "standing", "rating_change")
+        .order_by("-race__finished_at", "-pk")[:RECENT_GAMES]
+    )
+    rows = []
+    for game in games:
+        standing = getattr(game, "standing", None)
+        change = getattr(game, "rating_change", None)
+        rows.append(
+            RecentGame(
+                game=game,
+                rank=standing.rank if standing is not None else None,
+                racers=game.race.games.count() if game.race is not None else 1,
+                delta=change.delta if change is not None else None,
+            )
+        )
+    return rows

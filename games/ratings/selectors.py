@@ -1,0 +1,76 @@
+"""Reads for ratings: a variant's leaderboard, a player's ratings and their history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from games.models import Player, Race
+from games.ratings.models import Rating, RatingChange
+from games.ratings.skill import ESTABLISHED_RACES
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    rank: int
+    nickname: str
+    username: str
+    rating: int
+    races: int
+
+
+def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[BoardRow]:
+    """Established account players of `variant`, best first (ties: the earlier player).
+
+    The page's rows come from the `rating_board` index alone, then their names: an
+    offset walks index entries, not joined rows.
+    """
+    rows = list(
+        Rating.objects.filter(variant=variant, races__gte=ESTABLISHED_RACES)
+        .order_by("-rating", "player_id")
+        .values_list("player_id", "rating", "races")[offset : offset + limit]
+    )
+    names = {
+        pk: (nickname, username)
+        for pk, nickname, username in Player.objects.filter(
+            pk__in=[player for player, _, _ in rows]
+        ).values_list("pk", "nickname", "user__username")
+    }
+    return [
+        BoardRow(rank, *names[player], rating, races)
+        for rank, (player, rating, races) in enumerate(rows, start=offset + 1)
+    ]
+
+
+def leaderboard_size(*, variant: str) -> int:
+    return Rating.objects.filter(variant=variant, races__gte=ESTABLISHED_RACES).count()
+
+
+def player_ratings(*, player: Player) -> dict[str, Rating]:
+    return {rating.variant: rating for rating in Rating.objects.filter(player=player)}
+
+
+def player_rank(*, rating: Rating) -> int | None:
+    """The player's place on the leaderboard, None while not yet established."""
+    if rating.races < ESTABLISHED_RACES:
+        return None
+    ahead = Rating.objects.filter(variant=rating.variant, races__gte=ESTABLISHED_RACES).filter(
+        rating__gt=rating.rating
+    ) | Rating.objects.filter(
+        variant=rating.variant,
+        races__gte=ESTABLISHED_RACES,
+        rating=rating.rating,
+        player_id__lt=rating.player_id,
+    )
+    return ahead.count() + 1
+
+
+def rating_history(*, player: Player, variant: str) -> list[tuple[datetime, int]]:
+    """The player's rating after each rated race of `variant`, oldest first."""
+    changes = RatingChange.objects.filter(player=player, variant=variant).order_by("at", "race_id")
+    return list(changes.values_list("at", "rating"))
+
+
+def race_rating_deltas(*, race: Race) -> dict[int, int]:
+    """What the race did to each rated racer's rating, by game."""
+    return dict(RatingChange.objects.filter(race=race).values_list("game_id", "delta"))

@@ -1,0 +1,54 @@
+"""Rated races finished through the services, as the race socket would drive them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Player, Race, RaceStanding
+from games.races.services import race_create, race_join, race_start
+from games.ratings.models import Rating, RatingChange
+from tests.pages.conftest import race_play, race_resign
+
+# Deals where every one of the first 8 moves of `race_play` plays a card: a racer with
+# more moves is ranked higher, whatever the random deal would have been.
+DEALS = {"sultan": 6068, "sultan-8": 2310}
+
+
+def finish_race(
+    players: list[Player], *, rated: bool = True, variant: str = "sultan", moves: list[int]
+) -> Race:
+    """A race of `players`, each making their number of `moves` (a card each), then all
+    resigning."""
+    race = race_create(host=players[0], variant=variant, rated=rated)
+    Race.objects.filter(pk=race.pk).update(seed=DEALS[variant])
+    race.refresh_from_db()
+    for player in players[1:]:
+        race_join(race=race, player=player)
+    race_start(race=race, player=players[0], countdown_s=0)
+    race.refresh_from_db()
+    for player, count in zip(players, moves, strict=True):
+        race_play(race, player, count)
+    for player in players:
+        race_resign(race, player)
+    race.refresh_from_db()
+    return race
+
+
+def ranking(race: Race) -> list[int]:
+    """The race's players, best first, as kept at its end."""
+    return list(
+        RaceStanding.objects.filter(race=race)
+        .order_by("rank")
+        .values_list("game__player", flat=True)
+    )
+
+
+def projection() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Every rating and every rating change, comparable across rebuilds."""
+    ratings = Rating.objects.order_by("player", "variant").values_list(
+        "player", "variant", "mu", "sigma", "rating", "races", "last_race_at"
+    )
+    changes = RatingChange.objects.order_by("variant", "at", "race", "rank").values_list(
+        "player", "variant", "race", "game", "at", "mu", "sigma", "rating", "delta", "rank"
+    )
+    return list(ratings), list(changes)

@@ -11,7 +11,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
 from games.races.routing import websocket_urlpatterns  # noqa: E402
+
+# Prometheus' figures on a port of their own, never through nginx (games/metrics/).
+metrics_serve_from_environment()
 
 application = ProtocolTypeRouter(
     {

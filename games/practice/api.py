@@ -21,6 +21,7 @@ from games.common import fields
 from games.common.errors import BadInput
 from games.common.http import error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.pages.history import player_game
 from games.practice.hints import HintRefused, practice_hint
@@ -152,10 +153,12 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
             game_id=found.pk, player=player, token=token, client_move_id=move_id, expected_seq=seq
         )
     except MoveRejected as rejected:
+        MOVES.labels("practice", "refused", rejected.code).inc()
         status = REJECT_STATUS.get(rejected.code, 422)
         return _reject_response(
             status, move_id, rejected.code, rejected.message, rejected.current_seq
         )
+    MOVES.labels("practice", "accepted", "ok").inc()
     return JsonResponse(
         {
             "type": "ack",

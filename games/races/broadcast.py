@@ -11,6 +11,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.metrics.definitions import BROADCASTS
 from games.races.protocol import encode
 
 
@@ -22,6 +23,7 @@ def race_broadcast(*, race_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    BROADCASTS.labels(str(message.get("type", "unknown"))).inc()
     async_to_sync(layer.group_send)(
         race_group(race_id), {"type": "race.forward", "text": encode(message)}
     )

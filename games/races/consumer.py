@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -17,6 +18,13 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from games.engine import race_view
+from games.metrics.definitions import (
+    BROADCASTS,
+    MOVE_ACK_SECONDS,
+    MOVES,
+    PROGRESS_DELIVERY_SECONDS,
+    SOCKETS_OPEN,
+)
 from games.models import Player, Race, RaceStatus
 from games.races.broadcast import race_group
 from games.races.limits import ConnectLimiter, TokenBucket, client_key
@@ -124,6 +132,8 @@ class RaceConsumer(TwoReaderConsumer):
             await self._refuse_for_now("the race's messages are unavailable")
             return
         await self.accept()
+        SOCKETS_OPEN.inc()
+        self.counted = True
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
         self.open_group()
         if self.racer:
@@ -131,6 +141,9 @@ class RaceConsumer(TwoReaderConsumer):
         self._arm_timer(race)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            SOCKETS_OPEN.dec()
+            self.counted = False
         if not hasattr(self, "group"):
             return
         if self.timer is not None:
@@ -171,6 +184,7 @@ class RaceConsumer(TwoReaderConsumer):
     async def _work(self) -> None:
         while True:
             message = await self.inbox.get()
+            self.taken_at = time.perf_counter()  # an answer's latency counts from here
             try:
                 await getattr(self, f"on_{message.type}")(message)
             except DatabaseError:
@@ -230,6 +244,8 @@ class RaceConsumer(TwoReaderConsumer):
                 await self._end_if_over()
             return
         append = done.append
+        MOVES.labels("race", "accepted", "ok").inc()
+        MOVE_ACK_SECONDS.observe(time.perf_counter() - self.taken_at)
         await self._send(
             {
                 "type": "ack",
@@ -304,6 +320,8 @@ class RaceConsumer(TwoReaderConsumer):
         # of the previous release (a rolling restart) still sends the message.
         text = event["text"] if "text" in event else encode(event["message"])
         await self.send(text_data=text)
+        if "sent" in event:
+            PROGRESS_DELIVERY_SECONDS.observe(max(0.0, time.time() - event["sent"]))
 
     async def race_started(self, event: dict[str, Any]) -> None:
         # Each racer's snapshot differs (their own game), so it is built here.
@@ -319,6 +337,8 @@ class RaceConsumer(TwoReaderConsumer):
         await self.send(text_data=encode(message))
 
     async def _reject(self, message: ClientMessage, code: str, text: str, seq: int) -> None:
+        MOVES.labels("race", "refused", code).inc()
+        MOVE_ACK_SECONDS.observe(time.perf_counter() - self.taken_at)
         await self._send(
             {"type": "reject", "id": message.id, "code": code, "message": text, "seq": seq}
         )
@@ -328,6 +348,9 @@ class RaceConsumer(TwoReaderConsumer):
             event: dict[str, Any] = {"type": "race.started"}
         else:
             event = {"type": "race.forward", "text": encode({"type": kind, **fields})}
+            if kind == "progress":  # wall clock: the receiving socket may be in another process
+                event["sent"] = time.time()
+        BROADCASTS.labels(kind).inc()
         try:
             await asyncio.wait_for(
                 self.channel_layer.group_send(self.group, event), BROADCAST_TIMEOUT_S

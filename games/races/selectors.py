@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.engine import race_view
 from games.engine.positions import Position, advance
+from games.metrics.definitions import SNAPSHOTS
 from games.models import Game, Move, Player, Race, RaceEntry, RaceStatus
 from games.races.protocol import own_view
 from games.store.selectors import game_state, race_deal_public
@@ -193,6 +194,7 @@ def race_version(*, race_id: int) -> int:
 
 def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
     """Everything a client needs to draw the race page, as `player` may see it."""
+    SNAPSHOTS.inc()
     # Every socket of a race asks for one when it starts: a few queries, not one per question.
     race = Race.objects.select_related("host").get(pk=race_id)
     games, entries = _games_by_player(race), _entries(race)

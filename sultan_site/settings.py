@@ -117,6 +117,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 _redis_url = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
 REDIS_URL = _redis_url
+# The cache holds the quota counters (games/quotas/): in Redis they are shared
+# by every web process; in memory (one process) they are this process's.
+if _redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url,
+            "KEY_PREFIX": "sultan",
+            # A Redis away must not hold a request: the quotas then let it through.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
@@ -182,6 +196,29 @@ WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Each costs a snapshot; a reconnect loop is refused before that (games/races/limits.py).
 WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
 WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
+
+# Solver work (hints, analyses, winnable deals) one process runs at once, and
+# how long a request waits for a slot before it is refused `busy` (games/quotas/).
+SULTAN_SOLVER_SLOTS = env_int("SULTAN_SOLVER_SLOTS", 1)
+SULTAN_SOLVER_WAIT_S = env_int("SULTAN_SOLVER_WAIT_MS", 500) / 1000
+# Per kind of work: requests per player and per address in each window.
+SULTAN_QUOTA_WINDOW_S = env_int("SULTAN_QUOTA_WINDOW_S", 600)
+
+
+def _quota(kind: str, per_player: int, per_address: int) -> tuple[int, int]:
+    name = f"SULTAN_QUOTA_{kind.upper()}"
+    raw = env_list(name, default=[str(per_player), str(per_address)])
+    if len(raw) != 2 or not all(n.isdigit() and int(n) > 0 for n in raw):
+        raise ConfigError(f"{name} is 'per player,per address', two whole numbers above 0")
+    return int(raw[0]), int(raw[1])
+
+
+SULTAN_QUOTAS = {
+    "hint": _quota("hint", 60, 180),
+    "analysis": _quota("analysis", 20, 60),
+    "winnable": _quota("winnable", 10, 30),
+    "race": _quota("race", 30, 90),
+}
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

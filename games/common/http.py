@@ -11,8 +11,19 @@ from games.common import fields
 MAX_BODY_BYTES: Final = 4096
 
 
-def error_response(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"type": "error", "code": code, "message": message}, status=status)
+def error_response(
+    status: int, code: str, message: str, *, retry_after: int | None = None
+) -> JsonResponse:
+    response = JsonResponse({"type": "error", "code": code, "message": message}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def client_address(request: HttpRequest) -> str:
+    """The visitor's address: Daphne's --proxy-headers puts nginx's X-Forwarded-For
+    (the address nginx saw, deploy/nginx/nginx.conf) in REMOTE_ADDR."""
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:

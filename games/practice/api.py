@@ -19,13 +19,14 @@ from games.accounts.selectors import player_for_request
 from games.accounts.services import MAX_NICKNAME, player_start_guest_session
 from games.common import fields
 from games.common.errors import BadInput
-from games.common.http import error_response, json_body
+from games.common.http import client_address, error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.pages.history import player_game
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
+from games.quotas.quotas import WorkRefused
 from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
 from games.store.selectors import game_state
 from games.store.services import MoveRejected, game_append_move
@@ -181,7 +182,12 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
         return error_response(found.status, found.code, found.message)
     assert player is not None
     try:
-        hint = practice_hint(game=found, player=player, state=game_state(game=found))
-    except HintRefused as refused:
-        return error_response(refused.status, refused.code, refused.message)
+        hint = practice_hint(
+            game=found, player=player, state=game_state(game=found), address=client_address(request)
+        )
+    except (HintRefused, WorkRefused) as refused:
+        retry_after = refused.retry_after if isinstance(refused, WorkRefused) else None
+        return error_response(
+            refused.status, refused.code, refused.message, retry_after=retry_after
+        )
     return JsonResponse({"type": "hint", "status": hint.status, "move": hint.move})

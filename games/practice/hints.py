@@ -21,6 +21,8 @@ from games.common.errors import Refused
 from games.engine import GameState, apply
 from games.engine.solver.solve import solve
 from games.models import Game, Player
+from games.quotas.quotas import quota_take
+from games.quotas.solver import solver_work
 from games.races.selectors import deal_raced_now
 
 HINT_S: Final = 2.0
@@ -91,8 +93,12 @@ class WinningLines:
 winning_lines = WinningLines()
 
 
-def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
-    """The next move of a winning line from the player's practice position."""
+def practice_hint(*, game: Game, player: Player, state: GameState, address: str) -> Hint:
+    """The next move of a winning line from the player's practice position.
+
+    A move read off a remembered line is free; a solve counts against the
+    player's and the address's hint quota and needs a solver slot
+    (`games.quotas`: `QuotaExceeded`, `SolverBusy`)."""
     if game.race_id is not None:
         raise HintRefused("forbidden", "races have no hints")
     if game.player_id != player.pk:
@@ -105,8 +111,10 @@ def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
     if move is not None:
         winning_lines.stats.followed += 1
         return Hint("won", move)
+    quota_take(kind="hint", player_id=player.pk, address=address)
+    with solver_work("hint"):
+        solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     winning_lines.stats.solved += 1
-    solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)
     return Hint(solution.status, solution.moves[0] if solution.moves else None)

@@ -7,5 +7,6 @@ protocol.py (every message's shape, both ways), socket_loop.py (one reader
 task per input), socket_db.py (its database calls), limits.py (frame and
 connection rates), broadcast.py (telling a race's sockets), routing.py.
 
-May import: games.store, games.accounts, games.engine, games.common, games.models.
+May import: games.store, games.accounts, games.quotas (the winnable deal's solver
+slot), games.metrics, games.engine, games.common, games.models.
 """

@@ -21,6 +21,7 @@ from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.quotas.solver import SolverBusy, solver_work
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
@@ -54,6 +55,15 @@ def race_bump_version(*, race_id: int) -> int:
     return int(row[0])
 
 
+def _winnable_seed(*, variant: str) -> int | None:
+    """A winnable deal's seed, drawn in a solver slot; `busy` when none is free."""
+    try:
+        with solver_work("winnable"):
+            return winnable_seed(variant=variant)
+    except SolverBusy as busy:
+        raise RaceRefused(busy.code, busy.message) from None
+
+
 def race_create(
     *,
     host: Player,
@@ -80,7 +90,7 @@ def race_create(
         raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
-        found = winnable_seed(variant=variant)
+        found = _winnable_seed(variant=variant)
         if found is None:
             raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
         seed = found
@@ -248,7 +258,7 @@ def race_rematch(*, race: Race, player: Player) -> Race:
     """A new race like this one with a new secret deal; the same one for every asker."""
     # The solver runs before any lock is taken: on SQLite a transaction holds the whole file.
     wanted = race.winnable_deal and not Race.objects.filter(rematch_of=race).exists()
-    seed_drawn = winnable_seed(variant=race.variant) if wanted else None
+    seed_drawn = _winnable_seed(variant=race.variant) if wanted else None
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.FINISHED:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
@@ -13,6 +14,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from games.accounts.selectors import player_for_request
@@ -57,7 +60,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     # Only a concurrent sign-up from the same session gets here:
                     # the account is still made, the games stay with the other.
                     log.warning("guest #%s not claimed by %s: %s", guest.pk, user.pk, refused)
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_next_url(request))
     context = {"form": form, "guest": guest, "next": _next_url(request)}
     return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
@@ -81,3 +84,23 @@ class SultanLoginView(LoginView):
 
 class SultanLogoutView(LogoutView):
     next_page = "/"
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer once an account or an address failed too often (429)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = ngettext(
+        "Too many failed log-ins for this account or from this address. "
+        "Wait %(minutes)s minute, then try again.",
+        "Too many failed log-ins for this account or from this address. "
+        "Wait %(minutes)s minutes, then try again.",
+        minutes,
+    ) % {"minutes": minutes}
+    context = {
+        "title": _("Log-in paused"),
+        "message": message,
+        "actions": [(_("Back to the home page"), "/")],
+    }
+    return render(request, "notice.html", context, status=429)

@@ -170,7 +170,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.accounts.views.login_locked_out"
 # The address Daphne's --proxy-headers took from nginx (deploy/nginx/nginx.conf).
-AXES_CLIENT_IP_CALLABLE = "games.common.http.client_address"
+AXES_CLIENT_IP_CALLABLE = "games.common.http.client_ip"
 AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [

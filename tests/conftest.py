@@ -46,10 +46,9 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
 
 
 @pytest.fixture(autouse=True)
-def _quotas_afresh() -> Iterator[None]:
+def _quotas_afresh() -> None:
     """Every test starts with no quota spent (games/quotas/): all tests come from one address."""
     _quota_counters_clear()
-    yield
 
 
 def _quota_counters_clear() -> None:

@@ -49,6 +49,8 @@ class PlayerAdmin(ModerationOnlyAdmin):
 
     @admin.display(description="kind")
     def kind(self, player: Player) -> str:
+        if player.deleted_at is not None:
+            return "deleted"
         return "guest" if player.is_guest else "account"
 
     @admin.display(description="games", ordering="game_count")

@@ -20,10 +20,17 @@ def error_response(
     return response
 
 
+def client_ip(request: HttpRequest) -> str | None:
+    """The visitor's address, when the request has one: Daphne's --proxy-headers
+    puts nginx's X-Forwarded-For (the address nginx saw, deploy/nginx/nginx.conf)
+    in REMOTE_ADDR. django-axes asks this too (AXES_CLIENT_IP_CALLABLE)."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
 def client_address(request: HttpRequest) -> str:
-    """The visitor's address: Daphne's --proxy-headers puts nginx's X-Forwarded-For
-    (the address nginx saw, deploy/nginx/nginx.conf) in REMOTE_ADDR."""
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+    """As `client_ip`, never empty: a key for per-address quotas."""
+    return client_ip(request) or "unknown"
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:

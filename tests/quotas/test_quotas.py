@@ -32,7 +32,12 @@ def no_lines_remembered() -> Iterator[None]:
 
 @pytest.fixture
 def small_quotas(settings: Any) -> dict[str, tuple[int, int]]:
-    settings.SULTAN_QUOTAS = {"hint": (2, 3), "analysis": (2, 3), "winnable": (1, 2), "race": (2, 3)}
+    settings.SULTAN_QUOTAS = {
+        "hint": (2, 3),
+        "analysis": (2, 3),
+        "winnable": (1, 2),
+        "race": (2, 3),
+    }
     return settings.SULTAN_QUOTAS  # type: ignore[no-any-return]
 
 

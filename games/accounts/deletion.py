@@ -1,0 +1,94 @@
+"""Deleting an account: the person goes, their games stay (docs/store.md, "Deleting an account").
+
+The user row (username, e-mail, password hash) is deleted; the player row
+that their games point at stays, without a user and under DELETED_NICKNAME.
+Moves never name a player (a game's log is tokens and times; the player is
+a column of the game), so no log is edited: the name was never in it. What
+else carried the name is cleared in the same transaction: every session of
+the account, the log-in attempts django-axes kept under the username, and
+the admin's history entries that quoted the player or the user.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.accounts.selectors import SESSION_PLAYER_KEY
+from games.common.errors import Refused
+from games.models import DELETED_NICKNAME, Player, Race, RaceStatus
+from games.races.services import race_bump_version
+
+log = logging.getLogger(__name__)
+
+
+class DeletionRefused(Refused):
+    """This account cannot be deleted by its owner; nothing changed."""
+
+
+def account_delete(*, user: User) -> Player | None:
+    """Delete `user`, keeping their player (and so their games) as a deleted player.
+
+    Staff accounts are refused: a moderator's name in the moderation log is
+    the record of who decided what, and an administrator closes such an
+    account deliberately (docs/store.md)."""
+    if user.is_staff or user.is_superuser:
+        raise DeletionRefused(
+            "staff", _("a staff account is closed by an administrator, not from this page")
+        )
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(user_id=user.pk).first()
+        if player is not None:
+            player.user = None
+            player.nickname = DELETED_NICKNAME
+            player.deleted_at = timezone.now()
+            player.save(update_fields=["user", "nickname", "deleted_at"])
+            _admin_history_forget(Player, player.pk)
+        _sessions_end(user_id=user.pk, player_id=player.pk if player else None)
+        username = user.get_username()
+        for model in (AccessAttempt, AccessLog, AccessFailureLog):
+            model.objects.filter(username=username).delete()
+        _admin_history_forget(User, user.pk)
+        user_id = user.pk
+        user.delete()
+        if player is not None:
+            # Races on show redraw their racers (and this name) at the next snapshot.
+            running = Race.objects.filter(entries__player=player).exclude(
+                status=RaceStatus.FINISHED
+            )
+            for race_id in running.values_list("pk", flat=True).distinct():
+                race_bump_version(race_id=race_id)
+    log.info("account %s deleted; player #%s kept", user_id, player.pk if player else None)
+    return player
+
+
+def _admin_history_forget(model: type[Player] | type[User], pk: int) -> None:
+    """The admin's history quotes the object as it was named then: not any more."""
+    content_type = ContentType.objects.get_for_model(model)
+    LogEntry.objects.filter(content_type=content_type, object_id=str(pk)).update(
+        object_repr=DELETED_NICKNAME, change_message=""
+    )
+
+
+def _sessions_end(*, user_id: int, player_id: int | None) -> None:
+    """Every session signed in as the user, or holding the player as its guest.
+
+    Sessions are signed blobs: each live one is decoded. A few thousand live
+    sessions cost well under a second, and an account is deleted rarely.
+    """
+    ending = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        data = session.get_decoded()
+        if data.get("_auth_user_id") == str(user_id) or (
+            player_id is not None and data.get(SESSION_PLAYER_KEY) == player_id
+        ):
+            ending.append(session.pk)
+    Session.objects.filter(pk__in=ending).delete()

@@ -146,7 +146,10 @@ def test_a_backup_of_the_running_service_restores_into_an_empty_database(tmp_pat
             # The append-only triggers came back with the data.
             import psycopg
 
-            with psycopg.connect(copy) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+            with (
+                psycopg.connect(copy) as conn,
+                pytest.raises(psycopg.errors.IntegrityConstraintViolation),
+            ):
                 conn.execute("DELETE FROM games_move")
 
             # A second restore onto the now full copy is refused, and changes nothing.

@@ -248,6 +248,11 @@ WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
 # how long a request waits for a slot before it is refused `busy` (games/quotas/).
 SULTAN_SOLVER_SLOTS = env_int("SULTAN_SOLVER_SLOTS", 1)
 SULTAN_SOLVER_WAIT_S = env_int("SULTAN_SOLVER_WAIT_MS", 500) / 1000
+# Solver work in processes of its own, below the web processes' priority. Off
+# only to measure what that buys (bench/faults/solver_abuse.py --compare).
+SULTAN_SOLVER_PROCESSES = env_bool("SULTAN_SOLVER_PROCESSES", default=True)
+# Started with the web process, not at the first solve (tests' servers turn it off).
+SULTAN_SOLVER_WARM = env_bool("SULTAN_SOLVER_WARM", default=True)
 # Per kind of work: requests per player and per address in each window.
 SULTAN_QUOTA_WINDOW_S = env_int("SULTAN_QUOTA_WINDOW_S", 600)
 

@@ -22,7 +22,7 @@ from games.engine import GameState, apply
 from games.engine.solver.solve import solve
 from games.models import Game, Player
 from games.quotas.quotas import quota_take
-from games.quotas.solver import solver_work
+from games.quotas.solver import solver_run
 from games.races.selectors import deal_raced_now
 
 HINT_S: Final = 2.0
@@ -112,8 +112,7 @@ def practice_hint(*, game: Game, player: Player, state: GameState, address: str)
         winning_lines.stats.followed += 1
         return Hint("won", move)
     quota_take(kind="hint", player_id=player.pk, address=address)
-    with solver_work("hint"):
-        solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
+    solution = solver_run("hint", solve, state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     winning_lines.stats.solved += 1
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)

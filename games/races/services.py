@@ -21,7 +21,7 @@ from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
-from games.quotas.solver import SolverBusy, solver_work
+from games.quotas.solver import SolverBusy, solver_run
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
@@ -56,10 +56,9 @@ def race_bump_version(*, race_id: int) -> int:
 
 
 def _winnable_seed(*, variant: str) -> int | None:
-    """A winnable deal's seed, drawn in a solver slot; `busy` when none is free."""
+    """A winnable deal's seed, drawn in a solver process; `busy` when no slot is free."""
     try:
-        with solver_work("winnable"):
-            return winnable_seed(variant=variant)
+        return solver_run("winnable", winnable_seed, variant=variant)
     except SolverBusy as busy:
         raise RaceRefused(busy.code, busy.message) from None
 

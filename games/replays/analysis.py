@@ -19,7 +19,7 @@ from games.engine import UNDO, GameState, apply, new_game
 from games.engine.solver.solve import solve
 from games.models import Game, GameStatus, Move
 from games.quotas.quotas import quota_take
-from games.quotas.solver import solver_work
+from games.quotas.solver import solver_run
 
 ANALYSIS_S: Final = 6.0  # all the solves of one game's analysis together
 ANALYSIS_PROBE_S: Final = 1.0
@@ -68,8 +68,7 @@ def game_analysis(*, game: Game, player_id: int | None, address: str) -> Analysi
     else:
         quota_take(kind="analysis", player_id=player_id, address=address)
         states, seqs = _standing_line(game)
-        with solver_work("analysis"):
-            analysis = line_analysis(states=states, seqs=seqs)
+        analysis = solver_run("analysis", line_analysis, states=states, seqs=seqs)
     # Kept whatever it says, `unknown` too: each analysis may cost seconds of
     # CPU, and a replay anyone may open must not be a way to spend them again.
     with _cache_lock:

@@ -122,7 +122,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
                 "title": _("Your account is deleted"),
                 "message": _(
                     "Your name, e-mail address and log-ins are gone. Your games stay in "
-                    "the other racers' results and replays, under “deleted player”."
+                    "the other racers’ results and replays, under “deleted player”."
                 ),
                 "actions": [(_("Back to the home page"), "/")],
             }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Final
 
 from django.conf import settings
 from django.core.cache import cache
@@ -21,9 +20,6 @@ from games.common.errors import Refused
 from games.metrics.definitions import QUOTA_REFUSED, SOLVER_CALLS
 
 log = logging.getLogger(__name__)
-
-KINDS: Final = ("hint", "analysis", "winnable", "race")
-
 
 class WorkRefused(Refused):
     """Expensive work not done now: `status` is the HTTP status that says why,

@@ -21,6 +21,7 @@ from games.metrics.definitions import QUOTA_REFUSED, SOLVER_CALLS
 
 log = logging.getLogger(__name__)
 
+
 class WorkRefused(Refused):
     """Expensive work not done now: `status` is the HTTP status that says why,
     `retry_after` the seconds after which asking again may succeed."""

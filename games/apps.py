@@ -8,8 +8,14 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth.models import User
+        from django.db.models.signals import pre_delete
+
+        from games.accounts.deletion import user_deleted_forget
         from games.accounts.services import player_on_login
         from games.store.append_only import register_sqlite_functions
 
         connection_created.connect(register_sqlite_functions, dispatch_uid="games_sqlite_functions")
         user_logged_in.connect(player_on_login, dispatch_uid="games_player_for_login")
+        # However a user is deleted, their name goes with them (docs/store.md).
+        pre_delete.connect(user_deleted_forget, sender=User, dispatch_uid="games_user_forget")

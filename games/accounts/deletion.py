@@ -44,30 +44,36 @@ def account_delete(*, user: User) -> Player | None:
         raise DeletionRefused(
             "staff", _("a staff account is closed by an administrator, not from this page")
         )
+    player_id = Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
     with transaction.atomic():
-        player = Player.objects.select_for_update().filter(user_id=user.pk).first()
-        if player is not None:
-            player.user = None
-            player.nickname = DELETED_NICKNAME
-            player.deleted_at = timezone.now()
-            player.save(update_fields=["user", "nickname", "deleted_at"])
-            _admin_history_forget(Player, player.pk)
-        _sessions_end(user_id=user.pk, player_id=player.pk if player else None)
-        username = user.get_username()
-        for model in (AccessAttempt, AccessLog, AccessFailureLog):
-            model.objects.filter(username=username).delete()
-        _admin_history_forget(User, user.pk)
-        user_id = user.pk
-        user.delete()
-        if player is not None:
-            # Races on show redraw their racers (and this name) at the next snapshot.
-            running = Race.objects.filter(entries__player=player).exclude(
-                status=RaceStatus.FINISHED
-            )
-            for race_id in running.values_list("pk", flat=True).distinct():
-                race_bump_version(race_id=race_id)
-    log.info("account %s deleted; player #%s kept", user_id, player.pk if player else None)
-    return player
+        user.delete()  # `user_deleted_forget` runs first, in this transaction
+    return Player.objects.filter(pk=player_id).first() if player_id else None
+
+
+def user_deleted_forget(*, instance: User, **_: object) -> None:
+    """Everything that carried the user's name, forgotten as the user row goes.
+
+    A `pre_delete` receiver (games/apps.py): deleting a user any other way (the
+    admin, the shell) forgets the same, so no path leaves a name behind."""
+    user = instance
+    player = Player.objects.select_for_update().filter(user_id=user.pk).first()
+    if player is not None:
+        player.user = None
+        player.nickname = DELETED_NICKNAME
+        player.deleted_at = timezone.now()
+        player.save(update_fields=["user", "nickname", "deleted_at"])
+        _admin_history_forget(Player, player.pk)
+    _sessions_end(user_id=user.pk, player_id=player.pk if player else None)
+    username = user.get_username()
+    for model in (AccessAttempt, AccessLog, AccessFailureLog):
+        model.objects.filter(username=username).delete()
+    _admin_history_forget(User, user.pk)
+    if player is not None:
+        # Races on show redraw their racers (and this name) at the next snapshot.
+        running = Race.objects.filter(entries__player=player).exclude(status=RaceStatus.FINISHED)
+        for race_id in running.values_list("pk", flat=True).distinct():
+            race_bump_version(race_id=race_id)
+    log.info("user %s deleted; player #%s kept", user.pk, player.pk if player else None)
 
 
 def _admin_history_forget(model: type[Player] | type[User], pk: int) -> None:

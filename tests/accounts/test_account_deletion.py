@@ -185,3 +185,22 @@ def test_after_deletion_her_name_and_address_are_nowhere(
     assert re.search(r"\b0 with mismatches", out.getvalue()), out.getvalue()
     assert ContentType.objects.get_for_model(Player)  # the admin history kept its entries
     assert LogEntry.objects.filter(object_id=str(player.pk)).exists()
+
+
+def test_an_administrator_deleting_a_user_forgets_the_name_the_same_way(
+    zephyrine: Player, moderator: User
+):
+    moderator.is_superuser = True
+    moderator.save()
+    staff = Client()
+    staff.force_login(moderator)
+    user_id = zephyrine.user_id
+    response = staff.post(f"/admin/auth/user/{user_id}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    player = Player.objects.get(pk=zephyrine.pk)
+    assert (player.nickname, player.user_id) == (DELETED_NICKNAME, None)
+    assert player.deleted_at is not None
+    assert not OLD.search(str(list(Player.objects.values())))
+    # The admin logged the deletion under the user's name; that quote goes too.
+    assert LogEntry.objects.filter(object_id=str(user_id)).exists()
+    assert not OLD.search(str(list(LogEntry.objects.values())))

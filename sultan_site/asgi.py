@@ -1,4 +1,5 @@
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -13,6 +14,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
 from games.quotas.solver import solver_processes_start  # noqa: E402
+from games.races.publisher import Publisher  # noqa: E402
 from games.races.routing import websocket_urlpatterns  # noqa: E402
 
 # Prometheus' figures on a port of their own, never through nginx (games/metrics/).
@@ -20,7 +22,21 @@ metrics_serve_from_environment()
 # The solver's processes, ready before the first hint (games/quotas/solver.py).
 solver_processes_start()
 
-application = ProtocolTypeRouter(
+
+class _StartsRacePublisher:
+    """The race publisher runs from the process's first request of any kind (a health
+    check will do): a process restarted after a crash sweeps what its predecessor
+    committed and never announced, whether or not a socket reaches it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        Publisher.ensure()
+        await self.app(scope, receive, send)
+
+
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # A socket from another site's page is refused before it reaches a consumer.
@@ -29,3 +45,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+application = _StartsRacePublisher(router)

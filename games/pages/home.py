@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
@@ -18,7 +19,8 @@ from games.accounts.services import player_identify
 from games.common.http import client_address
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.pages.forms import PracticeForm, RaceForm
-from games.pages.history import player_latest_unfinished_practice, player_recent_races
+from games.pages.history import player_recent_races
+from games.practice.selectors import player_latest_unfinished_practice
 from games.quotas.quotas import QuotaExceeded, quota_take
 from games.races.services import RaceRefused, race_create
 
@@ -53,7 +55,7 @@ def race_new(request: HttpRequest) -> HttpResponse:
         return _home(request, race_form=form, status=400)
     player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
     if player is None:
-        form.add_error("nickname", "Pick a nickname, or log in.")
+        form.add_error("nickname", _("Pick a nickname, or log in."))
         return _home(request, race_form=form, status=400)
     winnable = form.cleaned_data.get("winnable", False)
     try:

@@ -211,3 +211,10 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     for field, on in switched.items():
         differs(field, getattr(game, field), on)
     return found
+
+
+def player_game(*, player: Player | None, game_id: int) -> Game | None:
+    """The game, if it is this player's: someone else's and none at all look the same."""
+    if player is None:
+        return None
+    return Game.objects.select_related("race").filter(pk=game_id, player=player).first()

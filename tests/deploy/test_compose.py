@@ -154,3 +154,10 @@ def test_backups_run_the_same_script_as_make():
         pytest.skip("this docker-compose leaves profiled services out of `config`")
     assert services["backup"]["entrypoint"][-1] == "/usr/local/bin/pg_backup.sh"
     assert "deploy/pg_backup.sh backup" in (ROOT / "Makefile").read_text()
+
+
+def test_the_web_image_speaks_every_language_of_the_site():
+    """The compiled catalogues (.mo) are read from LOCALE_PATHS at run time."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^COPY locale/ locale/$", dockerfile, re.M)
+    assert "!locale/" in (ROOT / ".dockerignore").read_text().split()

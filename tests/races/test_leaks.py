@@ -68,8 +68,9 @@ def _check_frame(frame: dict[str, Any], own_cards: set[str], ended: bool) -> Non
         if racer["progress"] is not None:
             assert set(racer["progress"]) == RACE_VIEW_KEYS
     if frame["type"] == "progress":
-        assert set(frame["progress"]) == RACE_VIEW_KEYS
-        assert all(isinstance(v, int) for v in frame["progress"]["foundations"])
+        for racer in frame["racers"]:
+            assert set(racer["progress"]) == RACE_VIEW_KEYS
+            assert all(isinstance(v, int) for v in racer["progress"]["foundations"])
 
 
 def _check_receiver(client: Client, seed: int, variant: str, own_log: list[str] | None) -> int:

@@ -3,6 +3,7 @@
 
 import { byId, h, show } from "./dom.js";
 import { RESULT_LABEL, durationText, durationWords, hue, initial, ordinal } from "./format.js";
+import { gettext, interpolate } from "../i18n.js";
 
 export class ResultsView {
   #send;
@@ -27,23 +28,23 @@ export class ResultsView {
     this.#body.replaceChildren(...(results ?? []).map((row) => this.#row(row, state)));
     if (race.seed != null) {
       this.#deal.replaceChildren(
-        race.open_deal ? h("span", { class: "r-tag is-open" }, "open deal") : "",
-        `${variantLabel} · deal `, h("strong", { class: "results-seed" }, `#${race.seed}`),
+        race.open_deal ? h("span", { class: "r-tag is-open" }, gettext("open deal")) : "",
+        interpolate(gettext("%(variant)s · deal "), { variant: variantLabel }, true), h("strong", { class: "results-seed" }, `#${race.seed}`),
       );
-      this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : race.winnable_deal ? "Winnable deal" : "Deal"} #${race.seed}`;
+      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: race.seed }, true);
     }
     const rematch = race.rematch ?? null;
     this.#isRacer = state.isRacer;
     show(this.#link, Boolean(rematch));
     if (rematch) {
       this.#link.href = `/r/${encodeURIComponent(rematch)}/`;
-      this.#link.textContent = this.#asked ? "Going to the rematch…" : "Rematch ready — join";
+      this.#link.textContent = this.#asked ? gettext("Going to the rematch…") : gettext("Rematch ready — join");
       // The server has seated this racer (`race_rematch` joins an asker): one click is enough.
       if (this.#asked) window.location.assign(this.#link.href);
     }
     show(this.#rematch, state.isRacer && !rematch);
     this.#rematch.removeAttribute("aria-busy");
-    this.#rematch.textContent = "Rematch";
+    this.#rematch.textContent = gettext("Rematch");
     show(this.#section, true);
   }
 
@@ -51,10 +52,10 @@ export class ResultsView {
     this.#alert.textContent = message ? message[0].toUpperCase() + message.slice(1) + "." : "";
     show(this.#alert, Boolean(message));
     this.#rematch.removeAttribute("aria-busy");
-    this.#rematch.textContent = "Rematch";
+    this.#rematch.textContent = gettext("Rematch");
     this.#asked = false;
     this.#link.removeAttribute("aria-busy");
-    this.#link.textContent = "Rematch ready — join";
+    this.#link.textContent = gettext("Rematch ready — join");
   }
 
   /** A racer joins the rematch from here; anyone else (or offline) follows the link to its lobby. */
@@ -64,18 +65,18 @@ export class ResultsView {
     event.preventDefault();
     this.#asked = true;
     this.#link.setAttribute("aria-busy", "true");
-    this.#link.textContent = "Joining the rematch…";
+    this.#link.textContent = gettext("Joining the rematch…");
   }
 
   #askRematch() {
     if (this.#rematch.getAttribute("aria-busy") === "true") return;
     if (!this.#send({ type: "rematch" })) {
-      this.showError("not connected right now; try again in a moment");
+      this.showError(gettext("not connected right now; try again in a moment"));
       return;
     }
     this.#asked = true;
     this.#rematch.setAttribute("aria-busy", "true");
-    this.#rematch.textContent = "Opening the rematch…";
+    this.#rematch.textContent = gettext("Opening the rematch…");
   }
 
   #row(row, state) {
@@ -88,7 +89,7 @@ export class ResultsView {
       h("th", { scope: "row", class: "results-name" },
         h("span", { class: "lobby-avatar is-small", "aria-hidden": "true", style: `--hue:${hue(row.nickname)}` }, initial(row.nickname)),
         h("span", {}, row.nickname),
-        you ? h("span", { class: "r-tag is-you" }, "you") : null,
+        you ? h("span", { class: "r-tag is-you" }, gettext("you")) : null,
         // Phones have no room for the result column: the result rides under the name.
         h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
       h("td", { class: "results-result" }, h("span", { class: `status-pill is-${row.status}` }, label)),
@@ -96,7 +97,7 @@ export class ResultsView {
       h("td", { class: "is-num" }, h("time", { datetime: isoDuration(row.time_ms), "aria-label": durationWords(row.time_ms) }, durationText(row.time_ms))),
       h("td", { class: "is-num results-moves" }, String(row.moves)),
       h("td", { class: "results-replay" },
-        h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": `Replay of ${row.nickname}’s game` }, "Replay")),
+        h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": interpolate(gettext("Replay of %(name)s’s game"), { name: row.nickname }, true) }, gettext("Replay"))),
     );
   }
 }

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from games.accounts.selectors import SESSION_PLAYER_KEY
 from games.common.errors import Refused
 from games.models import DELETED_NICKNAME, Player, Race, RaceStatus
-from games.races.services import race_bump_version
+from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +69,10 @@ def user_deleted_forget(*, instance: User, **_: object) -> None:
         model.objects.filter(username=username).delete()
     _admin_history_forget(User, user.pk)
     if player is not None:
-        # Races on show redraw their racers (and this name) at the next snapshot.
+        # Races on show are told their racers again, this one as the deleted player.
         running = Race.objects.filter(entries__player=player).exclude(status=RaceStatus.FINISHED)
         for race_id in running.values_list("pk", flat=True).distinct():
-            race_bump_version(race_id=race_id)
+            race_announce_racers(race_id=race_id)
     log.info("user %s deleted; player #%s kept", user.pk, player.pk if player else None)
 
 

@@ -45,7 +45,11 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from games.metrics.definitions import BROADCASTS, PUBLISHER_BACKLOG_AGE_SECONDS, PUBLISHER_LAG_SECONDS
+from games.metrics.definitions import (
+    BROADCASTS,
+    PUBLISHER_BACKLOG_AGE_SECONDS,
+    PUBLISHER_LAG_SECONDS,
+)
 from games.models import RaceEntry, RaceEvent
 from games.races.outbox import Announcement, race_events_mark_published
 from games.races.protocol import encode, presence, progress_racer
@@ -242,9 +246,11 @@ def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S, limit: int = SWEEP_BA
             .values_list("pk", "race_id", "version", "kind", "payload", "created_at")[:limit]
         )
         sent = []
-        for *row, created_at in rows:
+        for pk, race_id, version, kind, payload, created_at in rows:
             # Its row was written in the transaction, a moment before the commit.
-            announcement = Announcement(*row, committed_at=created_at.timestamp())
+            announcement = Announcement(
+                pk, race_id, version, kind, payload, committed_at=created_at.timestamp()
+            )
             with contextlib.suppress(Exception):  # still down: the next sweep tries again
                 async_to_sync(layer.group_send)(
                     race_group(announcement.race_id), group_message(announcement)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.positions import replay_log
+from games.engine.positions import replay
 from tests.servers import daphne
 from tests.services import fresh_postgres_database, needs_postgres
 
@@ -82,10 +82,7 @@ def _games(url: str) -> dict[int, dict[str, Any]]:
         g[0]: {
             "row": g,
             "log": log.get(g[0], []),
-            # Practice games may take moves back; race games may not.
-            "replay": replay_log(
-                g[1], g[2], [m[1] for m in log.get(g[0], [])], take_backs=g[9] is None
-            ).state,
+            "replay": replay(g[1], g[2], [m[1] for m in log.get(g[0], [])]),
         }
         for g in games
     }

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_race_deal_index'),
+        ('games', '0008_i18n_verbose_names'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='player',
             name='deleted_at',
-            field=models.DateTimeField(blank=True, null=True),
+            field=models.DateTimeField(blank=True, null=True, verbose_name='deleted at'),
         ),
         migrations.AddConstraint(
             model_name='player',

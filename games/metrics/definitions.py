@@ -48,19 +48,21 @@ MOVE_ACK_SECONDS: Final = Histogram(
 SOCKETS_OPEN: Final = Gauge("sultan_sockets_open", "Race sockets accepted and not yet closed.")
 BROADCASTS: Final = Counter(
     "sultan_broadcasts",
-    "Messages sent to a race's group (one per message, whatever the number of sockets).",
+    "Messages the publisher sent to a race's group, by kind (one per message, "
+    "whatever the number of sockets; presence included).",
     ["kind"],
 )
 PROGRESS_DELIVERY_SECONDS: Final = Histogram(
     "sultan_progress_delivery_seconds",
-    "From a broadcast being handed to the channel layer to a socket of the race "
-    "sending it on (per receiving socket; wall clocks of the processes).",
+    "From the publisher handing a progress to the channel layer to a socket of the "
+    "race sending the frame that carries it (per receiving socket, the coalescing "
+    "wait included; wall clocks of the processes).",
     buckets=LATENCY_BUCKETS,
 )
 SNAPSHOTS: Final = Counter("sultan_snapshots", "Race snapshots built (each one is a few queries).")
 
-# The publisher of race announcements (a transactional outbox): fed by the
-# publisher once announcements come from commits. Until then they stay empty.
+# The publisher of race announcements (the transactional outbox,
+# games/races/publisher.py): its live sends and its sweep both feed them.
 PUBLISHER_LAG_SECONDS: Final = Histogram(
     "sultan_publisher_lag_seconds",
     "From an announcement's commit to the publisher handing it to the channel layer.",

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from games.engine import legal_moves, new_game
+from games.models import RaceEvent
+from games.races.publisher import backlog_age_measure, sweep_unpublished
 from tests.races.conftest import Lobby
-from tests.races.helpers import SEED, VARIANT, connect
+from tests.races.helpers import SEED, VARIANT, connect, db
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,3 +53,34 @@ async def test_moves_acks_broadcasts_and_sockets_are_counted(started: Lobby):
     await alice.close()
     await bob.close()
     assert _value("sultan_sockets_open") == sockets
+
+
+async def test_the_publisher_reports_its_lag_and_the_age_of_what_it_left_unsent(started: Lobby):
+    lag = _value("sultan_publisher_lag_seconds_count")
+    alice = await connect(started.race, started.keys["alice"])
+    bob = await connect(started.race, started.keys["bob"])
+    ack = await alice.move("draw")
+    await bob.receive_until("progress")
+    await bob.send({"type": "ping"})
+    await bob.receive_until("pong")
+    # The live send: from the commit handing it over to the channel layer taking it.
+    assert _value("sultan_publisher_lag_seconds_count") >= lag + 1
+
+    # As if its process had died between the commit and the send, a minute ago.
+    await db(RaceEvent.objects.filter(race=started.race, version=ack["v"]).update)(
+        published_at=None, created_at=timezone.now() - timedelta(seconds=60)
+    )
+    assert await db(backlog_age_measure)() >= 60
+    assert _value("sultan_publisher_backlog_age_seconds") >= 60
+    swept_lag, swept_sum = (
+        _value("sultan_publisher_lag_seconds_count"),
+        _value("sultan_publisher_lag_seconds_sum"),
+    )
+    assert await db(sweep_unpublished)(older_than_s=0) == 1
+    # The sweep's send counts from the row's creation: the minute it waited.
+    assert _value("sultan_publisher_lag_seconds_count") == swept_lag + 1
+    assert _value("sultan_publisher_lag_seconds_sum") >= swept_sum + 60
+    assert await db(backlog_age_measure)() < 60
+    assert _value("sultan_publisher_backlog_age_seconds") < 60
+    await alice.close()
+    await bob.close()

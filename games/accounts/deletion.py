@@ -6,7 +6,9 @@ Moves never name a player (a game's log is tokens and times; the player is
 a column of the game), so no log is edited: the name was never in it. What
 else carried the name is cleared in the same transaction: every session of
 the account, the log-in attempts django-axes kept under the username, and
-the admin's history entries that quoted the player or the user.
+the admin's history entries that quoted the player or the user, and the
+recent history of their races (the outbox's rows, which quote racers by name:
+clients behind are then answered with a snapshot).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from django.utils.translation import gettext as _
 
 from games.accounts.selectors import SESSION_PLAYER_KEY
 from games.common.errors import Refused
-from games.models import DELETED_NICKNAME, Player, Race, RaceStatus
+from games.models import DELETED_NICKNAME, Game, Player, Race, RaceStatus
+from games.races.outbox import race_history_forget
 from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
@@ -69,9 +72,18 @@ def user_deleted_forget(*, instance: User, **_: object) -> None:
         model.objects.filter(username=username).delete()
     _admin_history_forget(User, user.pk)
     if player is not None:
+        raced = {
+            *Race.objects.filter(entries__player=player).values_list("pk", flat=True),
+            *Race.objects.filter(host=player).values_list("pk", flat=True),
+            *Game.objects.filter(player=player, race__isnull=False).values_list(
+                "race_id", flat=True
+            ),
+        }
+        # The races' outbox rows quote the racers by name (docs/store.md).
+        race_history_forget(race_ids=sorted(raced))
         # Races on show are told their racers again, this one as the deleted player.
-        running = Race.objects.filter(entries__player=player).exclude(status=RaceStatus.FINISHED)
-        for race_id in running.values_list("pk", flat=True).distinct():
+        running = Race.objects.filter(pk__in=raced).exclude(status=RaceStatus.FINISHED)
+        for race_id in running.values_list("pk", flat=True):
             race_announce_racers(race_id=race_id)
     log.info("user %s deleted; player #%s kept", user.pk, player.pk if player else None)
 

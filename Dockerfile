@@ -55,7 +55,9 @@ RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only-not-a-secret \
 
 RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin sultan
 USER sultan
-EXPOSE 8000
+# 8000: pages and sockets (behind nginx); 9100: Prometheus metrics when
+# SULTAN_METRICS_PORT says so (compose), never published.
+EXPOSE 8000 9100
 CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", \
      "sultan_site.asgi:application"]
 

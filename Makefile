@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve-prod test lint typecheck pytest migrate bench clean lock messages
+.PHONY: run serve-prod test lint typecheck pytest migrate bench clean backup restore lock messages
 
 UV := $(BIN)/uv
 LOCK_FLAGS := --generate-hashes --python-version 3.11 --universal $(if $(UPGRADE),--upgrade,)
@@ -72,3 +72,14 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Backups of the event store (README.md, "Production"): pg_dump's custom format
+# of DATABASE_URL into backups/; a restore goes into RESTORE_URL, a new or
+# empty database, never over the live one.
+BACKUP_DIR ?= backups
+backup:
+	BACKUP_DIR=$(BACKUP_DIR) deploy/pg_backup.sh backup
+
+restore:
+	@test -n "$(BACKUP)" || (echo "make restore BACKUP=backups/<file>.dump RESTORE_URL=postgres://..." >&2; exit 2)
+	deploy/pg_backup.sh restore $(BACKUP)

@@ -48,6 +48,7 @@ from bench.racers import (  # noqa: E402
     rss_mb,
     seat_races,
 )
+from bench.scrape import Scrape, histogram_line, scrape  # noqa: E402
 from deploy.serve_prod import Topology  # noqa: E402
 
 ROUND_TIMEOUT_S = 600.0
@@ -143,6 +144,7 @@ class Round:
     results: list[ClientResult] = field(default_factory=list)
     memory: dict[str, Memory] = field(default_factory=dict)
     server_cpu_s: dict[str, float] = field(default_factory=dict)  # while the races ran
+    metrics: Scrape = field(default_factory=Scrape)  # the servers' figures for the round
 
 
 def pace_for(args: argparse.Namespace, rng: random.Random) -> Pace:
@@ -252,6 +254,8 @@ def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Roun
     barrier = context.Barrier(len(shares) + 1)
     out = context.Queue()
     done.memory["before"] = memory(topo)
+    metrics_urls = [topo.metrics_url(port) for port in topo.ports]
+    metrics_before = scrape(metrics_urls)
     workers = [
         context.Process(
             target=client_process,
@@ -271,6 +275,7 @@ def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Roun
             raise RuntimeError("a client process failed") from result
         done.results.append(result)
     cpu_after = cpu_by_part(topo)
+    done.metrics = scrape(metrics_urls).minus(metrics_before)
     done.server_cpu_s = {part: cpu_after[part] - cpu_before[part] for part in cpu_after}
     for worker in workers:
         worker.join(30)
@@ -311,7 +316,17 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
             f"  = {tally.acked / elapsed:6.0f} moves/s"
         )
         print(latency_line("ack latency", tally.ack_ms))
+        # The same figures as the servers measured them (games/metrics/): the
+        # server's ack time leaves out the network, nginx and the socket's inbox.
+        print(histogram_line("ack, server side", done.metrics, "sultan_move_ack_seconds"))
         print(latency_line("progress delivery", tally.progress_ms))
+        print(
+            histogram_line(
+                "progress, server side", done.metrics, "sultan_progress_delivery_seconds"
+            )
+        )
+        accepted = done.metrics.total("sultan_moves_total", source="race", outcome="accepted")
+        print(f"  moves accepted (metrics){accepted:>7.0f}  (clients saw {tally.acked} acks)")
         # Once every race has started and played a while: the steady state.
         steady_from = min(r.began for r in done.results) + args.stagger_s + 10
         steady = [ms for at, ms in tally.ack_log if at >= steady_from]

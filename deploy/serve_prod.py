@@ -37,6 +37,9 @@ NGINX_CONF: Final = ROOT / "deploy" / "nginx" / "nginx.conf"
 DEFAULT_DATABASE_URL: Final = "postgres://postgres@127.0.0.1:5432/sultan"
 DEFAULT_REDIS_URL: Final = "redis://127.0.0.1:6379/0"
 START_TIMEOUT_S: Final = 60.0
+# Each Daphne serves its Prometheus metrics on its own port plus this, on
+# loopback only; nginx never proxies to it (games/metrics/exposition.py).
+METRICS_PORT_OFFSET: Final = 1000
 
 
 class ServeError(RuntimeError):
@@ -178,7 +181,12 @@ class Topology:
                 timeout=300,
             )
 
+    def metrics_url(self, port: int) -> str:
+        """The metrics of the Daphne process on `port`."""
+        return f"http://127.0.0.1:{port + METRICS_PORT_OFFSET}/metrics"
+
     def start_daphne(self, port: int) -> subprocess.Popen[bytes]:
+        metrics = {"SULTAN_METRICS_PORT": str(port + METRICS_PORT_OFFSET)}
         process = subprocess.Popen(
             [
                 sys.executable,
@@ -192,7 +200,7 @@ class Topology:
                 "sultan_site.asgi:application",
             ],
             cwd=ROOT,
-            env=self.env,
+            env={**self.env, **metrics},
             stdout=self.log,
             stderr=subprocess.STDOUT if self.log else None,
         )
@@ -337,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with topology(dict(os.environ), listen=args.listen, ports=ports) as topo:
             print(f"serving on {topo.url} (Daphne on {', '.join(map(str, ports))}); Ctrl-C stops")
+            print("metrics: " + ", ".join(topo.metrics_url(port) for port in ports))
             return supervise(topo)
     except (ServeError, subprocess.CalledProcessError) as failure:
         print(f"serve-prod: {failure}", file=sys.stderr)

@@ -10,6 +10,10 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth.models import User
+        from django.db.models.signals import pre_delete
+
+        from games.accounts.deletion import user_deleted_forget
         from games.accounts.services import player_on_login
         from games.accounts.signals import player_games_changed
         from games.races.signals import race_finished
@@ -22,3 +26,5 @@ class GamesConfig(AppConfig):
         player_games_changed.connect(
             on_player_games_changed, dispatch_uid="games_ratings_player_games_changed"
         )
+        # However a user is deleted, their name goes with them (docs/store.md).
+        pre_delete.connect(user_deleted_forget, sender=User, dispatch_uid="games_user_forget")

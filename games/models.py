@@ -28,6 +28,8 @@ MAX_CARDS_PLAYED = 95
 # The one permission the admin and the replay viewer ask about (declared on ModerationAction).
 MODERATE_PERMISSION = "games.moderate"
 RACE_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+# What a deleted account's games show for its name (docs/store.md, "Deleting an account").
+DELETED_NICKNAME = "deleted player"
 
 
 class AppendOnlyError(Exception):
@@ -83,15 +85,25 @@ class Player(models.Model):
     nickname = models.CharField(_("nickname"), max_length=40)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    # The account was deleted (games.accounts.services.account_delete): the
+    # player row stays for its games, with no user and DELETED_NICKNAME.
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints: ClassVar = [
             models.CheckConstraint(condition=~Q(nickname=""), name="player_nickname_not_empty"),
+            models.CheckConstraint(
+                condition=Q(deleted_at__isnull=True)
+                | (Q(user__isnull=True) & Q(nickname=DELETED_NICKNAME)),
+                name="player_deleted_has_no_name",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.deleted_at is not None:
+            return _("%(nickname)s (deleted #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
         if self.user_id is not None:
             return _("%(nickname)s (user #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
         return _("%(nickname)s (guest #%(id)s)") % {"nickname": self.nickname, "id": self.pk}

@@ -33,6 +33,7 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/login/", account_views.SultanLoginView.as_view(), name="login"),
     path("accounts/logout/", account_views.SultanLogoutView.as_view(), name="logout"),
+    path("accounts/delete/", account_views.delete_account, name="account_delete"),
     # JSON for the practice and replay pages.
     path("api/practice", practice_api.practice_start, name="api_practice"),
     path("api/games/<int:game_id>", practice_api.game_detail, name="api_game"),

@@ -12,8 +12,15 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
+from games.quotas.solver import solver_processes_start  # noqa: E402
 from games.races.publisher import Publisher  # noqa: E402
 from games.races.routing import websocket_urlpatterns  # noqa: E402
+
+# Prometheus' figures on a port of their own, never through nginx (games/metrics/).
+metrics_serve_from_environment()
+# The solver's processes, ready before the first hint (games/quotas/solver.py).
+solver_processes_start()
 
 
 class _StartsRacePublisher:

@@ -5,6 +5,7 @@ root, the in-memory channel layer. Production sets DJANGO_DEBUG=0 and must
 then also set DJANGO_SECRET_KEY.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -43,11 +44,15 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "games",
 ]
 
 MIDDLEWARE = [
+    # First: its time covers every other middleware (games/metrics/).
+    "games.metrics.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "sultan_site.headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The visitor's language: the switch's cookie, else the browser's
@@ -58,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out log-in.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sultan_site.urls"
@@ -127,6 +134,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 _redis_url = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
 REDIS_URL = _redis_url
+# The cache holds the quota counters (games/quotas/): in Redis they are shared
+# by every web process; in memory (one process) they are this process's.
+if _redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url,
+            "KEY_PREFIX": "sultan",
+            # A Redis away must not hold a request: the quotas then let it through.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Several Redis servers for the channel layer (comma-separated URLs): each race's
 # group lives on the one its name hashes to (docs/scaling.md). Default: REDIS_URL.
 _channel_redis = [
@@ -149,6 +170,31 @@ if _channel_redis:
 else:
     # One process only: Channels' in-memory layer, its housekeeping paced.
     CHANNEL_LAYERS = {"default": {"BACKEND": "sultan_site.channel_layer.LocalChannelLayer"}}
+
+# Argon2 first: new passwords and every log-in with an older hash get it
+# (Django re-hashes on a successful log-in); the others only read old hashes.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+
+# Failed log-ins are throttled per account and per address (django-axes, in the
+# database): after AXES_FAILURE_LIMIT failures either one is refused for the
+# cool-off, whatever the password, with a page that says so (HTTP 429).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SULTAN_LOGIN_FAILURES", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SULTAN_LOGIN_COOLOFF_MIN", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.accounts.views.login_locked_out"
+# The address Daphne's --proxy-headers took from nginx (deploy/nginx/nginx.conf).
+AXES_CLIENT_IP_CALLABLE = "games.common.http.client_ip"
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -197,7 +243,24 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=False)
 # nothing in front does it (health checks on plain HTTP would then get a 301).
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# `check --deploy` is clean: what it would warn about here is a documented
+# choice (README.md, "Production"), silenced only while that choice stands.
+SILENCED_SYSTEM_CHECKS = [
+    check
+    for check, chosen in (
+        ("security.W008", not SECURE_SSL_REDIRECT),  # the TLS terminator redirects
+        ("security.W005", not SECURE_HSTS_INCLUDE_SUBDOMAINS),  # a promise for the domain
+        ("security.W021", not SECURE_HSTS_PRELOAD),  # the same, to the browsers' list
+    )
+    if chosen
+]
 SESSION_COOKIE_HTTPONLY = True
+# Also Django's defaults, stated because the security review asks for them:
+# no MIME sniffing, no referrer to other sites, no framing (and CSP's
+# frame-ancestors, sultan_site/headers.py).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 SITE_NAME = env_str("SULTAN_SITE_NAME", "Sultan")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")
@@ -218,6 +281,34 @@ WS_SILENCE_CLOSE_S = env_int("SULTAN_WS_SILENCE_CLOSE_S", 60)
 # Fault injection only: seconds the race publisher waits between a commit and its
 # announcement, so a test can kill the process in between (games/races/publisher.py).
 RACE_FAULT_PUBLISH_DELAY_S = env_int("SULTAN_FAULT_PUBLISH_DELAY_S", 0)
+
+# Solver work (hints, analyses, winnable deals) one process runs at once, and
+# how long a request waits for a slot before it is refused `busy` (games/quotas/).
+SULTAN_SOLVER_SLOTS = env_int("SULTAN_SOLVER_SLOTS", 1)
+SULTAN_SOLVER_WAIT_S = env_int("SULTAN_SOLVER_WAIT_MS", 500) / 1000
+# Solver work in processes of its own, below the web processes' priority. Off
+# only to measure what that buys (bench/faults/solver_abuse.py --compare).
+SULTAN_SOLVER_PROCESSES = env_bool("SULTAN_SOLVER_PROCESSES", default=True)
+# Started with the web process, not at the first solve (tests' servers turn it off).
+SULTAN_SOLVER_WARM = env_bool("SULTAN_SOLVER_WARM", default=True)
+# Per kind of work: requests per player and per address in each window.
+SULTAN_QUOTA_WINDOW_S = env_int("SULTAN_QUOTA_WINDOW_S", 600)
+
+
+def _quota(kind: str, per_player: int, per_address: int) -> tuple[int, int]:
+    name = f"SULTAN_QUOTA_{kind.upper()}"
+    raw = env_list(name, default=[str(per_player), str(per_address)])
+    if len(raw) != 2 or not all(n.isdigit() and int(n) > 0 for n in raw):
+        raise ConfigError(f"{name} is 'per player,per address', two whole numbers above 0")
+    return int(raw[0]), int(raw[1])
+
+
+SULTAN_QUOTAS = {
+    "hint": _quota("hint", 60, 180),
+    "analysis": _quota("analysis", 20, 60),
+    "winnable": _quota("winnable", 10, 30),
+    "race": _quota("race", 30, 90),
+}
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

@@ -12,7 +12,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 from django.contrib.auth.models import Permission, User
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -40,6 +43,26 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
     yield
     positions.clear()
     log_erasure_allowed(True)
+
+
+@pytest.fixture(autouse=True)
+def _quotas_afresh() -> None:
+    """Every test starts with no quota spent (games/quotas/): all tests come from one address."""
+    _quota_counters_clear()
+
+
+def _quota_counters_clear() -> None:
+    if settings.REDIS_URL:
+        # The cache shares its Redis database with the channel layer: only the counters go.
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        try:
+            keys = list(client.scan_iter(match="sultan:*:quota:*", count=1000))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+    else:
+        cache.clear()
 
 
 def _account_player(username: str) -> Player:

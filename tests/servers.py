@@ -58,6 +58,8 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     """Environment for a server process with a database of its own, migrated."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env["DJANGO_SETTINGS_MODULE"] = "sultan_site.settings"
+    # A solver process per server only when a test asks for a solve.
+    env.setdefault("SULTAN_SOLVER_WARM", "0")
     with tempfile.TemporaryDirectory(prefix="sultan-live-") as tmp:
         if env.get("DATABASE_URL", "").startswith("postgres"):
             env["DATABASE_URL"] = _postgres_database(env["DATABASE_URL"], f"sultan_live_{label}")

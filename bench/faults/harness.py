@@ -66,6 +66,9 @@ def production(
             DJANGO_LOG_LEVEL="WARNING",
             DJANGO_LOG_FORMAT="plain",
             SULTAN_RACE_COUNTDOWN_S="1",
+            # Every scripted racer comes from one address: hundreds of "people"
+            # creating races there is the bench, not an abuser (games/quotas/).
+            SULTAN_QUOTA_RACE="1000000,1000000",
             # Redis pub/sub is not scoped by database number: channels of this run's own.
             SULTAN_CHANNEL_PREFIX=f"bench-{label}-{os.getpid()}",
             **(env or {}),

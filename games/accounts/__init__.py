@@ -2,7 +2,8 @@
 
 selectors.py says who the visitor is and never writes; services.py creates
 guests and account players and moves a guest's games into an account;
-views.py wraps Django's auth views.
+deletion.py deletes an account and keeps its games (docs/store.md); views.py
+wraps Django's auth views, the deletion page and django-axes' lock-out page.
 
 May import: games.races (a renamed racer's race is re-announced), games.common,
 games.models.

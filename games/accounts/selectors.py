@@ -31,4 +31,4 @@ def player_for_session(
     if not isinstance(player_id, int):
         return None
     # A guest later claimed by an account is no longer reachable by a session.
-    return Player.objects.filter(pk=player_id, user__isnull=True).first()
+    return Player.objects.filter(pk=player_id, user__isnull=True, deleted_at__isnull=True).first()

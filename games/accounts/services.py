@@ -144,7 +144,9 @@ def player_on_login(*, request: HttpRequest | None, user: AbstractBaseUser, **_:
     guest_id = request.session.get(SESSION_PLAYER_KEY) if request is not None else None
     guest = None
     if isinstance(guest_id, int):
-        guest = Player.objects.filter(pk=guest_id, user__isnull=True).first()
+        guest = Player.objects.filter(
+            pk=guest_id, user__isnull=True, deleted_at__isnull=True
+        ).first()
     if guest is not None:
         moved = player_take_guest_games(guest=guest, user=user)
         log.info("guest #%s: %s games into user %s", guest.pk, moved, user.pk)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from django import forms
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, LogoutView
@@ -14,9 +18,11 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.accounts.deletion import DeletionRefused, account_delete
 from games.accounts.selectors import player_for_request
 from games.accounts.services import ClaimRefused, player_claim_for_user
 
@@ -59,7 +65,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     # Only a concurrent sign-up from the same session gets here:
                     # the account is still made, the games stay with the other.
                     log.warning("guest #%s not claimed by %s: %s", guest.pk, user.pk, refused)
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
             gettext("Welcome to Sultan, %(name)s! Your games are kept with your account now.")
@@ -88,3 +94,64 @@ class SultanLoginView(LoginView):
 
 class SultanLogoutView(LogoutView):
     next_page = "/"
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(label=gettext_lazy("Password"), widget=forms.PasswordInput)
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Delete the signed-in account after its password is given again (docs/store.md)."""
+    user = request.user
+    assert isinstance(user, User)
+    form = DeleteAccountForm(request.POST if request.method == "POST" else None, user=user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_delete(user=user)
+        except DeletionRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            logout(request)
+            context = {
+                "title": _("Your account is deleted"),
+                "message": _(
+                    "Your name, e-mail address and log-ins are gone. Your games stay in "
+                    "the other racers’ results and replays, under “deleted player”."
+                ),
+                "actions": [(_("Back to the home page"), "/")],
+            }
+            return render(request, "notice.html", context)
+    status = 400 if form.errors else 200
+    return render(request, "registration/delete_account.html", {"form": form}, status=status)
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer once an account or an address failed too often (429)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = ngettext(
+        "Too many failed log-ins for this account or from this address. "
+        "Wait %(minutes)s minute, then try again.",
+        "Too many failed log-ins for this account or from this address. "
+        "Wait %(minutes)s minutes, then try again.",
+        minutes,
+    ) % {"minutes": minutes}
+    context = {
+        "title": _("Log-in paused"),
+        "message": message,
+        "actions": [(_("Back to the home page"), "/")],
+    }
+    return render(request, "notice.html", context, status=429)

@@ -55,6 +55,8 @@ class PlayerAdmin(ModerationOnlyAdmin):
 
     @admin.display(description=gettext_lazy("kind"))
     def kind(self, player: Player) -> str:
+        if player.deleted_at is not None:
+            return _("deleted")
         return _("guest") if player.is_guest else _("account")
 
     @admin.display(description=gettext_lazy("games"), ordering="game_count")

@@ -14,8 +14,26 @@ from games.common import fields
 MAX_BODY_BYTES: Final = 4096
 
 
-def error_response(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"type": "error", "code": code, "message": message}, status=status)
+def error_response(
+    status: int, code: str, message: str, *, retry_after: int | None = None
+) -> JsonResponse:
+    response = JsonResponse({"type": "error", "code": code, "message": message}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The visitor's address, when the request has one: Daphne's --proxy-headers
+    puts nginx's X-Forwarded-For (the address nginx saw, deploy/nginx/nginx.conf)
+    in REMOTE_ADDR. django-axes asks this too (AXES_CLIENT_IP_CALLABLE)."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
+def client_address(request: HttpRequest) -> str:
+    """As `client_ip`, never empty: a key for per-address quotas."""
+    return client_ip(request) or "unknown"
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:

@@ -16,10 +16,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.common.http import client_address
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
 from games.pages.history import player_recent_races
 from games.practice.selectors import player_latest_unfinished_practice
+from games.quotas.quotas import QuotaExceeded, quota_take
 from games.races.matchmaking import public_races_live, race_now
 from games.races.services import RaceRefused, race_create
 
@@ -58,6 +60,15 @@ def race_new(request: HttpRequest) -> HttpResponse:
     if player is None:
         form.add_error("nickname", _("Pick a nickname, or log in."))
         return _home(request, race_form=form, status=400)
+    winnable = form.cleaned_data.get("winnable", False)
+    try:
+        for kind in ("race", "winnable") if winnable else ("race",):
+            quota_take(kind=kind, player_id=player.pk, address=client_address(request))
+    except QuotaExceeded as refused:
+        form.add_error(None, refused.message)
+        response = _home(request, race_form=form, status=refused.status)
+        response["Retry-After"] = str(refused.retry_after)
+        return response
     try:
         race = race_create(
             host=player,
@@ -65,13 +76,13 @@ def race_new(request: HttpRequest) -> HttpResponse:
             time_limit_s=form.cleaned_data["time_limit"] * 60,
             seat_limit=form.cleaned_data["seats"],
             deal=form.cleaned_data.get("deal"),
-            winnable=form.cleaned_data.get("winnable", False),
+            winnable=winnable,
             automatic_moves=form.cleaned_data.get("automatic_moves", False),
             rated=form.cleaned_data.get("rated", False),
         )
     except RaceRefused as refused:
         form.add_error(None, refused.message)
-        return _home(request, race_form=form, status=400)
+        return _home(request, race_form=form, status=503 if refused.code == "busy" else 400)
     return redirect("games:race", code=race.code)
 
 

@@ -24,12 +24,14 @@ from games.accounts.selectors import player_for_request
 from games.accounts.services import MAX_NICKNAME, player_start_guest_session
 from games.common import fields
 from games.common.errors import BadInput
-from games.common.http import error_response, json_body
+from games.common.http import client_address, error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, new_game
+from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.selectors import practice_game_unfinished
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
+from games.quotas.quotas import WorkRefused
 from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state, player_game
 from games.store.services import MoveRejected, game_append_move
@@ -205,10 +207,12 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
             automatic_moves=automatic,
         )
     except MoveRejected as rejected:
+        MOVES.labels("practice", "refused", rejected.code).inc()
         status = REJECT_STATUS.get(rejected.code, 422)
         return _reject_response(
             status, move_id, rejected.code, rejected.message, rejected.current_seq
         )
+    MOVES.labels("practice", "accepted", "ok").inc()
     return JsonResponse(
         {
             "type": "ack",
@@ -232,9 +236,14 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
         return error_response(found.status, found.code, found.message)
     assert player is not None
     try:
-        hint = practice_hint(game=found, player=player, state=game_state(game=found))
-    except HintRefused as refused:
-        return error_response(refused.status, refused.code, refused.message)
+        hint = practice_hint(
+            game=found, player=player, state=game_state(game=found), address=client_address(request)
+        )
+    except (HintRefused, WorkRefused) as refused:
+        retry_after = refused.retry_after if isinstance(refused, WorkRefused) else None
+        return error_response(
+            refused.status, refused.code, refused.message, retry_after=retry_after
+        )
     return JsonResponse(
         {
             "type": "hint",

@@ -24,6 +24,8 @@ from games.engine.solver.solve import solve
 from games.engine.variants import VARIANT_RULES
 from games.i18n.messages import game_over as _game_over
 from games.models import Game, Player
+from games.quotas.quotas import quota_take
+from games.quotas.solver import solver_run
 from games.races.selectors import deal_raced_now
 
 HINT_S: Final = 2.0
@@ -93,8 +95,12 @@ class WinningLines:
 winning_lines = WinningLines()
 
 
-def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
-    """The next move of a winning line from the player's practice position."""
+def practice_hint(*, game: Game, player: Player, state: GameState, address: str) -> Hint:
+    """The next move of a winning line from the player's practice position.
+
+    A move read off a remembered line is free; a solve counts against the
+    player's and the address's hint quota and needs a solver slot
+    (`games.quotas`: `QuotaExceeded`, `SolverBusy`)."""
     if game.race_id is not None:
         raise HintRefused("forbidden", _("races have no hints"))
     if game.player_id != player.pk:
@@ -109,8 +115,9 @@ def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
     if rest:
         winning_lines.stats.followed += 1
         return Hint("won", rest[0], in_sight(state, rest))
+    quota_take(kind="hint", player_id=player.pk, address=address)
+    solution = solver_run("hint", solve, state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     winning_lines.stats.solved += 1
-    solution = solve(state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)
     first = solution.moves[0] if solution.moves else None

@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.i18n.sockets import scope_language
+from games.metrics.definitions import MOVE_ACK_SECONDS, MOVES, SOCKETS_OPEN
 from games.models import Player, Race, RaceStatus
 from games.races import protocol
 from games.races.fanout import Fanout, ProgressBuffer
@@ -128,6 +129,8 @@ class RaceConsumer(TwoReaderConsumer):
             await self._refuse_for_now(_("the race's messages are unavailable"))
             return
         await self.accept()
+        SOCKETS_OPEN.inc()
+        self.counted = True
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
         self.open_group()
         if self.racer:
@@ -135,6 +138,9 @@ class RaceConsumer(TwoReaderConsumer):
         self._arm_timer(race)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            SOCKETS_OPEN.dec()
+            self.counted = False
         if not hasattr(self, "group"):
             return
         # A client going away is no error. Whatever it asked for that was
@@ -188,6 +194,7 @@ class RaceConsumer(TwoReaderConsumer):
     async def _work(self) -> None:
         while True:
             message = await self.inbox.get()
+            self.taken_at = time.perf_counter()  # an answer's latency counts from here
             try:
                 with translation.override(self.language):
                     await getattr(self, f"on_{message.type}")(message)
@@ -263,6 +270,8 @@ class RaceConsumer(TwoReaderConsumer):
         # Only the answer: the move's progress (and the end, if it ended the
         # race) was written with it and is announced to everyone, this socket too.
         append = done.append
+        MOVES.labels("race", "accepted", "ok").inc()
+        MOVE_ACK_SECONDS.observe(time.perf_counter() - self.taken_at)
         await self._send(
             protocol.ack(
                 move_id=message.id,
@@ -326,7 +335,9 @@ class RaceConsumer(TwoReaderConsumer):
         assert self.fanout is not None
         kind = event["kind"]
         if kind == "progress":
-            await self.fanout.progress(event["v"], event["player"], event["seq"], event["racer"])
+            await self.fanout.progress(
+                event["v"], event["player"], event["seq"], event["racer"], event.get("sent")
+            )
             return
         await self.fanout.flush()
         if kind == "started":
@@ -367,6 +378,8 @@ class RaceConsumer(TwoReaderConsumer):
             await self._send_text(text)
 
     async def _reject(self, message: ClientMessage, code: str, text: str, seq: int) -> None:
+        MOVES.labels("race", "refused", code).inc()
+        MOVE_ACK_SECONDS.observe(time.perf_counter() - self.taken_at)
         await self._send(protocol.reject(move_id=message.id, code=code, message=text, seq=seq))
 
     async def _lobby_change(

@@ -9,6 +9,9 @@ race speeds up, and a quiet race's move still goes out at once. Any other
 announcement (the end, a lobby change, a rematch) first flushes what is
 pending, so it never overtakes a progress it follows. The mover's own `ack`
 goes straight out, never behind this (games/races/consumer.py).
+
+`PROGRESS_DELIVERY_SECONDS` counts, for each progress a frame carries, from
+its publisher's send to this frame going out: the pacing's wait included.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+from games.metrics.definitions import PROGRESS_DELIVERY_SECONDS
 from games.races.protocol import progress_frame
 
 EVERY_S: Final = 0.05
@@ -27,14 +31,19 @@ EVERY_S: Final = 0.05
 class ProgressBuffer:
     """Progress events waiting for a frame: their versions, each racer's latest."""
 
-    __slots__ = ("racers", "versions")
+    __slots__ = ("racers", "sent", "versions")
 
     def __init__(self) -> None:
         self.versions: list[int] = []
         self.racers: dict[int, tuple[int, str]] = {}  # player → (seq, encoded racer)
+        self.sent: list[float] = []  # when the publisher sent each (wall clock)
 
-    def add(self, version: int, player: int, seq: int, racer: str) -> None:
+    def add(
+        self, version: int, player: int, seq: int, racer: str, sent: float | None = None
+    ) -> None:
         self.versions.append(version)
+        if sent is not None:
+            self.sent.append(sent)
         known = self.racers.get(player)
         if known is None or known[0] < seq:
             self.racers[player] = (seq, racer)
@@ -43,7 +52,10 @@ class ProgressBuffer:
         if not self.versions:
             return None
         text = progress_frame(sorted(self.versions), [racer for _, racer in self.racers.values()])
-        self.versions, self.racers = [], {}
+        now = time.time()
+        for sent in self.sent:
+            PROGRESS_DELIVERY_SECONDS.observe(max(0.0, now - sent))
+        self.versions, self.racers, self.sent = [], {}, []
         return text
 
 
@@ -58,8 +70,10 @@ class Fanout:
         self.wake = asyncio.Event()
         self.task = asyncio.create_task(self._pace())
 
-    async def progress(self, version: int, player: int, seq: int, racer: str) -> None:
-        self.buffer.add(version, player, seq, racer)
+    async def progress(
+        self, version: int, player: int, seq: int, racer: str, sent: float | None = None
+    ) -> None:
+        self.buffer.add(version, player, seq, racer, sent)
         if not self.wake.is_set() and time.monotonic() - self.sent_at >= self.every_s:
             # A quiet moment: out at once, without waking the pacing task (at a
             # human pace nearly every frame goes this way).

@@ -39,6 +39,8 @@ class Announcement:
     version: int
     kind: str
     payload: str
+    # When its transaction committed (time.time()), for the publisher's lag; 0: unknown.
+    committed_at: float = 0.0
 
 
 def race_change(*, race_id: int, message: Callable[[int], dict[str, Any]]) -> int:
@@ -76,6 +78,17 @@ def race_event_record(*, race_id: int, message: dict[str, Any]) -> None:
     from games.races.publisher import publish_after_commit
 
     transaction.on_commit(lambda: publish_after_commit(announcement))
+
+
+def race_history_forget(*, race_ids: list[int]) -> int:
+    """Drop these races' recent history, which quotes racers by name (a deleted account).
+
+    Only the history goes, never a version: a client behind is answered with a
+    snapshot instead of the rows it missed (games/races/selectors.race_history),
+    and a duplicate move's answer carries no version (RaceMove.version None).
+    """
+    deleted, _ = RaceEvent.objects.filter(race_id__in=race_ids).delete()
+    return deleted
 
 
 def race_events_mark_published(*, ids: list[int]) -> None:

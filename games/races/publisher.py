@@ -19,6 +19,13 @@ asked for is announced whether or not that socket is still open.
 A group message carries the stored payload as text; a progress event also
 its racer's part, encoded once for all the sockets that coalesce it into
 their frames (games/races/fanout.py).
+
+Metrics (games/metrics/): each group message sent counts in `BROADCASTS` by
+kind; from an announcement's commit to its send is `PUBLISHER_LAG_SECONDS`
+(the live send from the moment the commit handed it over, the sweep's from
+its row's creation); the sweep sets `PUBLISHER_BACKLOG_AGE_SECONDS` to the age
+of the oldest announcement still unmarked, what an alert watches for a stuck
+publisher.
 """
 
 from __future__ import annotations
@@ -28,14 +35,21 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, ClassVar, Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db.models import Min
 from django.utils import timezone
 
+from games.metrics.definitions import (
+    BROADCASTS,
+    PUBLISHER_BACKLOG_AGE_SECONDS,
+    PUBLISHER_LAG_SECONDS,
+)
 from games.models import RaceEntry, RaceEvent
 from games.races.outbox import Announcement, race_events_mark_published
 from games.races.protocol import encode, presence, progress_racer
@@ -72,7 +86,16 @@ def group_message(announcement: Announcement) -> dict[str, Any]:
     if announcement.kind == "progress":
         event = json.loads(announcement.payload)
         message.update(player=event["player"], seq=event["seq"], racer=progress_racer(event))
+        # Wall clock: the socket sending it on may be in another process (fanout.py).
+        message["sent"] = time.time()
     return message
+
+
+def announcement_sent(announcement: Announcement) -> None:
+    """Count a group message that went out, and how long after its commit."""
+    BROADCASTS.labels(announcement.kind).inc()
+    if announcement.committed_at:
+        PUBLISHER_LAG_SECONDS.observe(max(0.0, time.time() - announcement.committed_at))
 
 
 class Publisher:
@@ -127,7 +150,11 @@ class Publisher:
             ),
             return_exceptions=True,
         )
-        sent = [a.id for a, r in zip(batch, results, strict=True) if r is None]
+        sent = []
+        for a, result in zip(batch, results, strict=True):
+            if result is None:
+                announcement_sent(a)
+                sent.append(a.id)
         if len(sent) < len(batch):
             logger.warning(
                 "%d race announcements not sent: the sweep retries", len(batch) - len(sent)
@@ -152,6 +179,7 @@ class Publisher:
             await asyncio.sleep(SWEEP_EVERY_S)
             try:
                 await sweep_unpublished()
+                await db(backlog_age_measure)()
                 if time.monotonic() - pruned_at > PRUNE_EVERY_S:
                     pruned_at = time.monotonic()
                     await db(prune_history)()
@@ -177,12 +205,14 @@ class Publisher:
             await get_channel_layer().group_send(
                 race_group(race_id), {"type": "race.event", "kind": "presence", "text": text}
             )
+            BROADCASTS.labels("presence").inc()
         except Exception:
             logger.warning("presence of race %s not sent", race_id, exc_info=True)
 
 
 def publish_after_commit(announcement: Announcement) -> None:
     """Hand a committed announcement to this process's publisher (any thread)."""
+    announcement = replace(announcement, committed_at=time.time())
     publisher = Publisher.current
     if publisher is not None and publisher.alive():
         publisher.loop.call_soon_threadsafe(publisher.queue.put_nowait, announcement)
@@ -198,6 +228,7 @@ def publish_after_commit(announcement: Announcement) -> None:
     except Exception:
         logger.warning("race announcement left to the sweep", exc_info=True)
         return
+    announcement_sent(announcement)
     race_events_mark_published(ids=[announcement.id])
 
 
@@ -209,9 +240,13 @@ def unpublished(
     rows = (
         RaceEvent.objects.filter(published_at__isnull=True, created_at__lt=cutoff)
         .order_by("race_id", "version")
-        .values_list("pk", "race_id", "version", "kind", "payload")[:limit]
+        .values_list("pk", "race_id", "version", "kind", "payload", "created_at")[:limit]
     )
-    return [Announcement(*row) for row in rows]
+    # Its row was written in the transaction, a moment before the commit.
+    return [
+        Announcement(pk, race_id, version, kind, payload, committed_at=created_at.timestamp())
+        for pk, race_id, version, kind, payload, created_at in rows
+    ]
 
 
 async def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S) -> int:
@@ -229,11 +264,20 @@ async def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S) -> int:
                 layer.group_send(race_group(announcement.race_id), group_message(announcement)),
                 SEND_TIMEOUT_S,
             )
+            announcement_sent(announcement)
             sent.append(announcement.id)
     if sent:
         logger.info("sent %d race announcements left unsent", len(sent))
         await db(race_events_mark_published)(ids=sent)
     return len(sent)
+
+
+def backlog_age_measure() -> float:
+    """Set the backlog's gauge to the age of the oldest announcement still unmarked."""
+    oldest = RaceEvent.objects.filter(published_at__isnull=True).aggregate(at=Min("created_at"))
+    age = 0.0 if oldest["at"] is None else (timezone.now() - oldest["at"]).total_seconds()
+    PUBLISHER_BACKLOG_AGE_SECONDS.set(max(0.0, age))
+    return age
 
 
 def prune_history(keep_s: float = HISTORY_KEEP_S) -> int:

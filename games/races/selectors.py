@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.engine import race_view
 from games.engine.positions import Position, advance
+from games.metrics.definitions import SNAPSHOTS
 from games.models import Game, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races import protocol
 from games.races.protocol import own_view
@@ -223,6 +224,7 @@ def _one_moment() -> Iterator[None]:
 
 def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
     """Everything a client needs to draw the race page, as `player` may see it."""
+    SNAPSHOTS.inc()
     with _one_moment():
         # Every socket of a race asks for one when it starts: a few queries, not one per question.
         race = Race.objects.select_related("host").get(pk=race_id)

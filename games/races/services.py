@@ -23,6 +23,7 @@ from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
+from games.quotas.solver import SolverBusy, solver_run
 from games.races import protocol
 from games.races.outbox import race_change, race_event_record
 from games.races.selectors import (
@@ -71,6 +72,14 @@ def race_announce_racers(*, race_id: int) -> int:
     )
 
 
+def _winnable_seed(*, variant: str) -> int | None:
+    """A winnable deal's seed, drawn in a solver process; `busy` when no slot is free."""
+    try:
+        return solver_run("winnable", winnable_seed, variant=variant)
+    except SolverBusy as busy:
+        raise RaceRefused(busy.code, busy.message) from None
+
+
 def race_create(
     *,
     host: Player,
@@ -109,7 +118,7 @@ def race_create(
         )
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
-        found = winnable_seed(variant=variant)
+        found = _winnable_seed(variant=variant)
         if found is None:
             raise RaceRefused("no_winnable", _("no winnable deal was found in time: try again"))
         seed = found
@@ -357,7 +366,7 @@ def race_rematch(*, race: Race, player: Player) -> Race:
     """A new race like this one with a new secret deal; the same one for every asker."""
     # The solver runs before any lock is taken: on SQLite a transaction holds the whole file.
     wanted = race.winnable_deal and not Race.objects.filter(rematch_of=race).exists()
-    seed_drawn = winnable_seed(variant=race.variant) if wanted else None
+    seed_drawn = _winnable_seed(variant=race.variant) if wanted else None
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.FINISHED:

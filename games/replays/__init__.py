@@ -5,5 +5,6 @@ selectors.py builds the steps, analysis.py asks the solver where a lost game
 slipped away, api.py is the replay viewer's JSON.
 
 May import: games.store, games.races (standings for a race game),
-games.accounts, games.engine, games.common, games.models.
+games.accounts, games.quotas (analysis quotas, solver slots), games.engine,
+games.common, games.models.
 """

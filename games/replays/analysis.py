@@ -17,6 +17,8 @@ from games.common.lru import LRU
 from games.engine import UNDO, GameState, apply, new_game
 from games.engine.solver.solve import solve
 from games.models import Game, GameStatus, Move
+from games.quotas.quotas import quota_take
+from games.quotas.solver import solver_run
 
 ANALYSIS_S: Final = 6.0  # all the solves of one game's analysis together
 ANALYSIS_PROBE_S: Final = 1.0
@@ -51,8 +53,11 @@ class Analysis:
 _cache: LRU[tuple[int, int], Analysis] = LRU(512)
 
 
-def game_analysis(*, game: Game) -> Analysis:
-    """For a finished game, the last position from which a win was still possible."""
+def game_analysis(*, game: Game, player_id: int | None, address: str) -> Analysis:
+    """For a finished game, the last position from which a win was still possible.
+
+    A remembered answer is free; working one out counts against the visitor's
+    analysis quota and needs a solver slot (`QuotaExceeded`, `SolverBusy`)."""
     key = (game.pk, game.last_seq)
     cached = _cache.get(key)
     if cached is not None:
@@ -60,8 +65,11 @@ def game_analysis(*, game: Game) -> Analysis:
     if game.status == GameStatus.WON:
         analysis = Analysis("won")
     else:
+        quota_take(kind="analysis", player_id=player_id, address=address)
         states, seqs = _standing_line(game)
-        analysis = line_analysis(states=states, seqs=seqs)
+        analysis = solver_run("analysis", line_analysis, states=states, seqs=seqs)
+    # Kept whatever it says, `unknown` too: each analysis may cost seconds of
+    # CPU, and a replay anyone may open must not be a way to spend them again.
     _cache.put(key, analysis)
     return analysis
 

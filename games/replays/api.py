@@ -13,7 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.common.http import error_response
+from games.accounts.selectors import player_for_request
+from games.common.http import client_address, error_response
+from games.quotas.quotas import WorkRefused
 from games.races.protocol import line_steps
 from games.races.selectors import deal_raced_now
 from games.replays.access import HIDDEN, IN_PLAY, ReplayGate, replay_gate
@@ -57,7 +59,17 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
         # The solver's line would play that race for its racers.
         text = _("this deal is being raced: its analysis opens when that race ends")
         return error_response(403, "deal_raced", text)
-    analysis = game_analysis(game=game)
+    visitor = player_for_request(request)
+    try:
+        analysis = game_analysis(
+            game=game,
+            player_id=visitor.pk if visitor else None,
+            address=client_address(request),
+        )
+    except WorkRefused as refused:
+        return error_response(
+            refused.status, refused.code, refused.message, retry_after=refused.retry_after
+        )
     return JsonResponse(
         {
             "type": "analysis",

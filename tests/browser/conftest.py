@@ -58,25 +58,54 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+# Every page of every browser test runs under the site's Content-Security-Policy
+# (sultan_site/headers.py): a violation anywhere fails the test that caused it.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+    + ` at ${e.sourceFile || location.pathname}:${e.lineNumber}`);
+});
+"""
+
+
+def _csp_message(text: str) -> bool:
+    return text.startswith("CSP violation") or "Content Security Policy" in text
+
+
 @pytest.fixture
 def new_page(browser: Any, live: LiveServer) -> Iterator[Callable[..., Any]]:
-    """Pages in fresh contexts (separate cookies: separate people)."""
+    """Pages in fresh contexts (separate cookies: separate people).
+
+    `page.csp_violations` lists what the policy refused on that page; any at
+    all fails the test at teardown."""
     contexts = []
+    pages: list[Any] = []
 
     def make(width: int = 1280, height: int = 800, **options: Any) -> Any:
         context = browser.new_context(
             base_url=live.url, viewport={"width": width, "height": height}, **options
         )
         contexts.append(context)
+        context.add_init_script(REPORT_VIOLATIONS)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors
+        page.csp_violations = []
+
+        def on_console(message: Any, page: Any = page) -> None:
+            if message.type == "error" and _csp_message(message.text):
+                page.csp_violations.append(message.text)
+
+        page.on("console", on_console)
+        pages.append(page)
         return page
 
     yield make
     for context in contexts:
         context.close()
+    violations = [text for page in pages for text in page.csp_violations]
+    assert not violations, f"the Content-Security-Policy refused: {violations}"
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ COMPOSE = shutil.which("docker-compose")
 pytestmark = pytest.mark.skipif(
     COMPOSE is None and not os.environ.get("CI"), reason="needs docker-compose"
 )
-LONG_RUNNING = ("db", "redis", "web1", "web2", "proxy")
+LONG_RUNNING = ("db", "redis", "web1", "web2", "proxy", "prometheus")
 
 
 def _compose(*args: str, env_file: str | None = ".env.example") -> subprocess.CompletedProcess[str]:
@@ -70,7 +70,18 @@ def test_it_refuses_to_start_without_the_secrets(tmp_path):
 
 def test_every_long_running_service_is_health_checked_and_restarted():
     services = _resolved()["services"]
-    assert set(services) == {"db", "redis", "migrate", "web1", "web2", "proxy"}
+    tools = {"backup", "restore"}  # only with `--profile tools` or `run`
+    assert set(services) - tools == {
+        "db",
+        "redis",
+        "migrate",
+        "web1",
+        "web2",
+        "proxy",
+        "prometheus",
+    }
+    for name in tools & set(services):
+        assert services[name]["profiles"] == ["tools"], name
     for name in LONG_RUNNING:
         assert services[name]["restart"] == "unless-stopped", name
         assert services[name]["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL"), name
@@ -113,6 +124,36 @@ def test_the_web_image_runs_daphne_as_a_user_with_static_files_collected():
     assert re.search(r"^USER sultan$", dockerfile, re.M)
     assert re.search(r'^CMD \["daphne"', dockerfile, re.M)
     assert "COPY --from=web /app/staticfiles/ /srv/static/" in dockerfile
+
+
+def test_prometheus_scrapes_each_web_process_on_its_metrics_port_with_the_alert_rules():
+    services = _resolved()["services"]
+    for name in ("web1", "web2"):
+        assert services[name]["environment"]["SULTAN_METRICS_PORT"] == "9100"
+    prometheus = services["prometheus"]
+    assert any("prometheus.yml" in str(v) for v in prometheus["volumes"])
+    published = [
+        str(p.get("host_ip", "")) if isinstance(p, dict) else str(p) for p in prometheus["ports"]
+    ]
+    assert all("127.0.0.1" in p for p in published), published
+    config = (ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text()
+    assert '"web1:9100", "web2:9100"' in config
+    alerts = (ROOT / "deploy" / "prometheus" / "alerts.yml").read_text()
+    for name in (
+        "SultanWebProcessDown",
+        "SultanErrorRate",
+        "SultanAckP99High",
+        "SultanPublisherStuck",
+    ):
+        assert f"alert: {name}" in alerts
+
+
+def test_backups_run_the_same_script_as_make():
+    services = _resolved()["services"]
+    if "backup" not in services:
+        pytest.skip("this docker-compose leaves profiled services out of `config`")
+    assert services["backup"]["entrypoint"][-1] == "/usr/local/bin/pg_backup.sh"
+    assert "deploy/pg_backup.sh backup" in (ROOT / "Makefile").read_text()
 
 
 def test_the_web_image_speaks_every_language_of_the_site():

@@ -20,10 +20,6 @@ PRODUCTION = {
     "DJANGO_ALLOWED_HOSTS": "sultan.example",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://sultan.example",
 }
-# Deliberate, documented in README.md ("Production"): TLS and its redirect belong
-# to the terminator in front of nginx; HSTS for subdomains and the preload list
-# are a promise about the whole domain that the operator opts into.
-ACCEPTED_WARNINGS = {"security.W005", "security.W008", "security.W021"}
 
 
 def _run(code: list[str], **env: str) -> subprocess.CompletedProcess[str]:
@@ -40,11 +36,49 @@ def _run(code: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_deployment_check_finds_nothing_but_the_documented_choices():
-    result = _run(["manage.py", "check", "--deploy"], **PRODUCTION)
-    assert result.returncode == 0, result.stderr
+def test_the_deployment_check_is_clean_with_the_production_settings():
+    # The documented choices (README.md, "Production": TLS and its redirect belong
+    # to the terminator in front of nginx; HSTS for subdomains and preload are the
+    # operator's promise) are silenced in settings.py only while they stand.
+    result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
     found = set(re.findall(r"\((\w+\.[EW]\d+)\)", result.stdout + result.stderr))
-    assert found <= ACCEPTED_WARNINGS, found
+    assert not found
+
+
+def test_an_operator_who_turns_on_the_redirect_is_not_told_about_it():
+    # SECURE_SSL_REDIRECT on: the warning it silenced has no reason to exist.
+    code = "import django; django.setup(); from django.conf import settings as s;"
+    code += "print(s.SILENCED_SYSTEM_CHECKS)"
+    result = _run(["-c", code], **PRODUCTION, DJANGO_SECURE_SSL_REDIRECT="1")
+    assert "security.W008" not in result.stdout
+    assert "security.W005" in result.stdout
+
+
+def test_production_pages_carry_a_strict_content_security_policy_and_the_other_headers():
+    code = (
+        "import django; django.setup();"
+        "from django.test import Client;"
+        "r = Client().get('/no-such-page', HTTP_HOST='sultan.example', secure=True);"
+        "print(r.status_code);"
+        "[print(k + ': ' + r.headers.get(k, '')) for k in ("
+        "'Content-Security-Policy', 'Referrer-Policy', 'X-Content-Type-Options',"
+        " 'X-Frame-Options', 'Strict-Transport-Security')]"
+    )
+    result = _run(["-c", code], **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines()[1:])
+    csp = lines["Content-Security-Policy"]
+    assert "script-src 'self';" in csp
+    assert "style-src 'self';" in csp
+    assert "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp
+    assert "unsafe-eval" not in csp
+    assert lines["Referrer-Policy"] == "same-origin"
+    assert lines["X-Content-Type-Options"] == "nosniff"
+    assert lines["X-Frame-Options"] == "DENY"
+    assert lines["Strict-Transport-Security"].startswith("max-age=31536000")
 
 
 def test_production_turns_on_hsts_and_secure_cookies():

@@ -4,6 +4,7 @@ non-zero when a promise was broken (docs/performance.md, "Faults")."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,12 @@ def test_abusive_clients_neither_write_nor_take_the_server_down():
         "abuse.py", *("--races", "1", "--flooders", "2", "--phase-s", "5", "--timeout-s", "100")
     )
     assert "processes alive True, /healthz 200" in output
+
+
+def test_an_abuser_of_the_solver_is_refused_and_racers_keep_their_pace():
+    output = _run(
+        "solver_abuse.py",
+        *("--races", "1", "--abusers", "4", "--phase-s", "8", "--timeout-s", "100"),
+    )
+    assert "processes alive True, /healthz 200" in output
+    assert re.search(r"(quota|busy)\s+\d+", output)

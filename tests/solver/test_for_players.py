@@ -91,7 +91,7 @@ def test_the_analysis_finds_a_position_from_which_the_lost_game_could_still_be_w
     _play(game, alice, tokens)
     game.refresh_from_db()
     assert game.status == "lost"
-    analysis = game_analysis(game=game)
+    analysis = game_analysis(game=game, player_id=None, address="127.0.0.1")
     assert analysis.verdict == "lost_after"
     assert analysis.seq is not None
     assert analysis.seq < len(tokens)
@@ -104,7 +104,7 @@ def test_a_won_game_needs_no_analysis(alice: Player):
     game = game_create(player=alice, variant=VARIANT, seed=SEED)
     _play(game, alice, recorded_game(good_policy))
     game.refresh_from_db()
-    assert game_analysis(game=game).verdict == "won"
+    assert game_analysis(game=game, player_id=None, address="127.0.0.1").verdict == "won"
 
 
 def test_the_analysis_stays_closed_while_the_replay_is(alice: Player, bob: Player):

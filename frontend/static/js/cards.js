@@ -64,10 +64,13 @@ export const rankLabel = (rank) => RANK_INDEX[rank] ?? rank;
 export function ensureSprite(doc = document) {
   if (doc.getElementById(SPRITE_ID)) return;
   const holder = doc.createElement("div");
-  holder.innerHTML = `<svg id="${SPRITE_ID}" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden">${
+  holder.innerHTML = `<svg id="${SPRITE_ID}" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">${
     Object.entries(SYMBOLS).map(([id, body]) => `<symbol id="sc-${id}" viewBox="0 0 100 100">${body}</symbol>`).join("")
   }</svg>`;
-  doc.body.prepend(holder.firstElementChild);
+  const sprite = holder.firstElementChild;
+  // Through the CSSOM: the Content-Security-Policy refuses style attributes in markup.
+  Object.assign(sprite.style, { position: "absolute", width: "0", height: "0", overflow: "hidden" });
+  doc.body.prepend(sprite);
 }
 
 const use = (id, x, y, w, h = w) => `<use href="#sc-${id}" x="${x}" y="${y}" width="${w}" height="${h}"/>`;

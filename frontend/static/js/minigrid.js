@@ -22,7 +22,7 @@ export function renderMiniGrid(element, race, { label = "" } = {}) {
     const max = i === 1 ? 12 : 13;
     const done = n >= max;
     const fill = Math.round((Math.min(n, max) / max) * 100);
-    return `<li class="sb-mini-cell${done ? " is-done" : ""}" style="--fill:${fill}%" aria-hidden="true">${suitSvg(SUITS[i], "sb-mini-suit")}<b>${n}</b></li>`;
+    return `<li class="sb-mini-cell${done ? " is-done" : ""}" data-fill="${fill}" aria-hidden="true">${suitSvg(SUITS[i], "sb-mini-suit")}<b>${n}</b></li>`;
   });
   const played = race?.cards_played ?? 0;
   const pass = race?.passes_used ?? 1;
@@ -31,7 +31,9 @@ export function renderMiniGrid(element, race, { label = "" } = {}) {
   element.setAttribute("aria-label", `${summary} ${interpolate(gettext("Foundation heights: %(heights)s."), { heights: counts.map((n, i) => `${i + 1}: ${n}`).join(", ") }, true)}`);
   element.innerHTML = `${label ? `<div class="sb-mini-name">${escapeHtml(label)}</div>` : ""}<ol class="sb-mini-grid">${cells.join("")}</ol>`
     + `<div class="sb-mini-meta"><span><b>${played}</b>/95</span><span>${interpolate(gettext("Pass %(pass)s/3"), { pass }, true)}</span>${status === "playing" ? "" : `<span class="sb-mini-status">${RESULT_TEXT[status] ?? status}</span>`}</div>`
-    + `<div class="sb-mini-bar" style="--fill:${Math.round((played / 95) * 100)}%"></div>`;
+    + `<div class="sb-mini-bar" data-fill="${Math.round((played / 95) * 100)}"></div>`;
+  // Through the CSSOM: the Content-Security-Policy refuses style attributes in markup.
+  for (const filled of element.querySelectorAll("[data-fill]")) filled.style.setProperty("--fill", `${filled.dataset.fill}%`);
   return element;
 }
 

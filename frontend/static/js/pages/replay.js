@@ -176,6 +176,8 @@ async function analyse(game) {
   if (!answer.ok) {
     // A deal still being raced keeps its analysis until that race ends: say so.
     if (answer.data?.code === "deal_raced") text.textContent = gettext("This deal is being raced right now: the solver’s analysis opens when that race ends.");
+    // The solver is taken, or this visitor's quota is spent: the server's words say when to come back.
+    else if (["busy", "quota"].includes(answer.data?.code)) text.textContent = answer.data.message;
     else panel.hidden = true;
     return;
   }

@@ -120,7 +120,12 @@ export function createChart(host, legend, racers, focus) {
     }
   }
 
-  legend.innerHTML = racers.map((r) => `<li><span class="swatch" style="--c:${palette.get(r.game)}"></span>${escapeHtml(r.nickname)}${r.game === focus ? ` ${escapeHtml(gettext("(this game)"))}` : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
+  legend.innerHTML = racers.map((r) => `<li><span class="swatch" data-game="${r.game}"></span>${escapeHtml(r.nickname)}${r.game === focus ? ` ${escapeHtml(gettext("(this game)"))}` : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
+  // Through the CSSOM: the Content-Security-Policy refuses style attributes in markup.
+  for (const swatch of legend.querySelectorAll(".swatch")) {
+    const racer = racers.find((r) => String(r.game) === swatch.dataset.game);
+    swatch.style.setProperty("--c", palette.get(racer?.game));
+  }
   draw();
   new ResizeObserver(() => draw()).observe(host);
   return { setTime };

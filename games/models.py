@@ -149,6 +149,14 @@ class Race(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # The deal stays secret past the race's end until this moment: a daily deal's
+    # race until the day is over for everyone (games.daily), and a challenge on it.
+    secret_until = models.DateTimeField(null=True, blank=True)
+    # A recorded game raced as a live opponent (games.challenges): its progress is
+    # replayed on this race's clock, and it is ranked with the racers.
+    ghost = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.PROTECT, related_name="ghost_races"
+    )
 
     class Meta:
         constraints: ClassVar = [
@@ -222,6 +230,8 @@ class Game(models.Model):
     cards_played = models.PositiveSmallIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_seq = models.PositiveIntegerField(default=0)
+    # When cards_played last changed: the ranking's tie-break, without a replay.
+    count_reached_at = models.DateTimeField(null=True, blank=True)
     # The projection of the moderation log.
     voided = models.BooleanField(default=False)
     flagged = models.BooleanField(default=False)
@@ -338,9 +348,15 @@ class ModerationAction(AppendOnlyModel):
         return f"{self.action} {target} by {self.moderator_name}"
 
 
-# Lobby seats live in their own module; importing them here registers the model.
+# The daily deal's and the challenges' rows live in their rooms; importing them
+# here registers them with the app.
+from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
+from games.daily.models import DailyAttempt  # noqa: E402
 
 __all__ = [
+    "Challenge",
+    "ChallengeAttempt",
+    "DailyAttempt",
     "Game",
     "GameStatus",
     "ModerationAction",

@@ -7,8 +7,9 @@ an immutable linked stack that successive positions share.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from games.engine import UNDO, GameState, IllegalMove, apply_with_events, new_game
 
@@ -78,3 +79,31 @@ def replay_log(
     for token in tokens:
         position, _ = advance(position, token, take_backs=take_backs)
     return position
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Walked(Generic[T]):
+    """A log walked to its end: where it stands, how many events, and the stamp
+    (a time, for the store) of the event after which cards_played last changed."""
+
+    position: Position
+    events: int
+    count_reached: T | None
+
+
+def walk_log(
+    seed: int, variant: str, log: Iterable[tuple[str, T]], *, take_backs: bool
+) -> Walked[T]:
+    """Replay (token, stamp) pairs from the deal, noting when the count last changed:
+    the ranking's tie-break (games.races.selectors) and the store's projection of it."""
+    position = Position.start(seed, variant)
+    played, reached, events = 0, None, 0
+    for token, stamp in log:
+        position, _ = advance(position, token, take_backs=take_backs)
+        events += 1
+        if position.state.cards_played != played:
+            played, reached = position.state.cards_played, stamp
+    return Walked(position, events, reached)

@@ -137,7 +137,9 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if not gate.open or game is None:
         return _closed_replay(request, gate.access, game)
     own = player is not None and player.pk == game.player_id
-    context = {"game": game, "race": game.race, "own": own}
+    # Racing a recorded game needs a player to race it and a game that is over.
+    can_challenge = player is not None and game.is_over
+    context = {"game": game, "race": game.race, "own": own, "can_challenge": can_challenge}
     return render(request, "replay.html", context)
 
 

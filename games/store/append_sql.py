@@ -90,9 +90,21 @@ def update_projection(
 ) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
+            # SET's right-hand sides read the row as it was: the count before this move.
             f"UPDATE {_GAME} SET last_seq = %s, status = %s, cards_played = %s, "
-            f"finished_at = %s, started_at = COALESCE(started_at, %s) WHERE id = %s",
-            [seq, status, cards_played, _param(now) if over else None, _param(now), game_id],
+            f"finished_at = %s, started_at = COALESCE(started_at, %s), "
+            f"count_reached_at = CASE WHEN cards_played = %s THEN count_reached_at ELSE %s END "
+            f"WHERE id = %s",
+            [
+                seq,
+                status,
+                cards_played,
+                _param(now) if over else None,
+                _param(now),
+                cards_played,
+                _param(now),
+                game_id,
+            ],
         )
 
 

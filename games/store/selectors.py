@@ -118,26 +118,46 @@ def race_has_ended(*, race: Race, now: datetime | None = None) -> bool:
     )
 
 
+def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
+    """Is a race's secret deal still secret? The one rule every channel asks
+    (race info, replays, records, the admin, hints and analyses through
+    `deal_raced_now`): until the race has ended, and past that until its
+    `secret_until` (a daily deal's race: the end of the day for everyone;
+    a challenge on it: the same moment)."""
+    now = now or timezone.now()
+    if not race_has_ended(race=race, now=now):
+        return True
+    return race.secret_until is not None and now < race.secret_until
+
+
+def race_opens_when(*, race: Race) -> str:
+    """When `race_deal_sealed` lets go, in words (the admin's pages)."""
+    if race.secret_until is None:
+        return "the race ends"
+    return f"the race ends and {race.secret_until:%Y-%m-%d %H:%M} UTC"
+
+
 def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
-    """A race game's deal and moves are open to all once the race has ended, never
-    before; a practice game's to its player once it is over (while it is in play
-    the deal would tell the stock's order)."""
+    """A race game's deal and moves are open to all once its race's deal is no
+    longer sealed, never before; a practice game's to its player once it is over
+    (while it is in play the deal would tell the stock's order)."""
     if game.race is not None:
-        return race_has_ended(race=game.race)
+        return not race_deal_sealed(race=game.race)
     return viewer is not None and viewer.pk == game.player_id and game.is_over
 
 
 def race_deal_public(*, race: Race) -> bool:
-    """An open deal's number is public from the start; a secret one once the race has ended."""
-    return race.open_deal or race_has_ended(race=race)
+    """An open deal's number is public from the start; a secret one once it is unsealed."""
+    return race.open_deal or not race_deal_sealed(race=race)
 
 
 def game_deal_open_to_moderators(*, game: Game) -> bool:
     """Moderators see a game's deal (its number, its record) once nobody can still
-    play it unseen: a race game's once the race has ended, a practice game's once
-    it is over. Before that the deal would tell the stock's order to a browser."""
+    play it unseen: a race game's once its race's deal is unsealed, a practice
+    game's once it is over. Before that the deal would tell the stock's order to
+    a browser."""
     if game.race is not None:
-        return race_has_ended(race=game.race)
+        return not race_deal_sealed(race=game.race)
     return game.is_over
 
 
@@ -188,6 +208,7 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     differs("seqs", [seq for seq, _, _ in moves], list(range(1, len(moves) + 1)))
     position = Position.start(game.seed, game.variant)
     final_at = None
+    played, reached_at = 0, None
     for seq, token, accepted_at in moves:
         try:
             position, _ = advance(position, token, take_backs=game.race_id is None)
@@ -196,10 +217,13 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
             return found
         if position.state.is_over and final_at is None:
             final_at = accepted_at
+        if position.state.cards_played != played:
+            played, reached_at = position.state.cards_played, accepted_at
     differs("last_seq", game.last_seq, len(moves))
     differs("status", game.status, position.status)
     differs("cards_played", game.cards_played, position.state.cards_played)
     differs("finished_at", game.finished_at, final_at)
+    differs("count_reached_at", game.count_reached_at, reached_at)
     actions = list(
         ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
     )

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
-from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance
+from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance, walk_log
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
     LockedGame,
@@ -250,9 +250,17 @@ def game_import_record(*, record: VerifiedRecord, player: Player, started_at: da
             for m, t in zip(record.moves, times, strict=True)
         )
         over = record.position.state.is_over
+        game.count_reached_at = _count_reached_at(record, times)
         game.last_seq = len(record.moves)
         game.status = record.position.status
         game.cards_played = record.position.state.cards_played
         game.finished_at = times[-1] if over else None
-        game.save(update_fields=["last_seq", "status", "cards_played", "finished_at"])
+        game.save(
+            update_fields=["last_seq", "status", "cards_played", "finished_at", "count_reached_at"]
+        )
     return game
+
+
+def _count_reached_at(record: VerifiedRecord, times: list[datetime]) -> datetime | None:
+    log = zip((m.token for m in record.moves), times, strict=True)
+    return walk_log(record.seed, record.variant, log, take_backs=True).count_reached

@@ -33,6 +33,12 @@ def clock(value: timedelta | None) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+@register.filter
+def ms_clock(value: int | None) -> str:
+    """Milliseconds (a ranking's time) as `clock` reads them."""
+    return clock(None if value is None else timedelta(milliseconds=value))
+
+
 # How pages name each variant; the code stays the protocol's word.
 VARIANT_LABELS: Final = {
     "sultan": "Sultan",

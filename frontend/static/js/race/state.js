@@ -32,8 +32,18 @@ export class RaceState {
   applySnapshot(message) {
     this.race = message.race;
     this.you = message.you;
-    this.racers = message.racers ?? [];
+    this.racers = this.#withGhosts(message.racers ?? []);
     this.results = message.results ?? null;
+  }
+
+  // A challenge's recorded game is a row the server never lists among the seats: keep it.
+  #withGhosts(racers) {
+    return [...racers, ...this.racers.filter((r) => r.ghost)];
+  }
+
+  /** A challenge's recorded game joins the racers (once). */
+  addGhost(row) {
+    if (!this.racer(row.player)) this.racers = [...this.racers, row];
   }
 
   /** A progress broadcast: one racer's race view after an accepted move. */
@@ -45,7 +55,7 @@ export class RaceState {
 
   applyLobby({ racers }) {
     const before = new Map(this.racers.map((r) => [r.player, r]));
-    this.racers = racers;
+    this.racers = this.#withGhosts(racers);
     return before;
   }
 

@@ -1,0 +1,41 @@
+// A challenge's recorded game as a live opponent: the server sends its race
+// views over time (heights and counts, never a card, `race_ghost` in
+// games/races/selectors.py); this plays them on the race's clock, through the
+// same state and opponents' panel as a live racer's progress broadcasts.
+
+import { frameAt } from "../replay/race.js";
+import { gettext, interpolate } from "../i18n.js";
+
+export class Ghost {
+  #ghost; // the snapshot's `ghost`: player (a key no real player has), nickname, frames
+  #shown = null; // the frame last shown
+
+  constructor(ghost) {
+    this.#ghost = ghost;
+  }
+
+  get player() { return this.#ghost.player; }
+
+  /** The racer row the opponents' panel draws, as a live racer's. */
+  row() {
+    return {
+      player: this.#ghost.player,
+      nickname: interpolate(gettext("%s (recorded)"), [this.#ghost.nickname]),
+      host: false, ready: true, here: true, game: null, ghost: true,
+      progress: this.#view(this.#shown ?? this.#ghost.frames[0]),
+    };
+  }
+
+  /** The view at race time `t` ms (the end of the log once the race is over), or null when unchanged. */
+  at(t) {
+    const frame = frameAt(this.#ghost, t);
+    if (frame === this.#shown) return null;
+    this.#shown = frame;
+    return this.#view(frame);
+  }
+
+  #view(frame) {
+    const { t, ...view } = frame;
+    return view;
+  }
+}

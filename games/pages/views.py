@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,7 +32,7 @@ from games.pages.home import home_context
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
 from games.replays.access import HIDDEN, IN_PLAY, replay_gate
-from games.store.selectors import game_record
+from games.store.selectors import game_record, race_has_ended
 
 HISTORY_PAGE: Final = 25
 _CODE_CHARS = re.compile(r"[^0-9a-z]")
@@ -120,6 +121,18 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
             actions=[("Continue the game", url), ("Home", "/")],
         )
     assert game.race is not None
+    if race_has_ended(race=game.race):  # sealed past its end: a daily deal's day
+        return notice(
+            request,
+            status=403,
+            title=gettext("This deal is still secret"),
+            message=gettext(
+                "Others may still play this deal today: its games can be replayed once the"
+                " day is over for everyone (%(at)s UTC)."
+            )
+            % {"at": f"{game.race.secret_until:%Y-%m-%d %H:%M}"},
+            actions=[(gettext("The daily deal"), "/daily/"), ("Home", "/")],
+        )
     return notice(
         request,
         status=403,

@@ -4,6 +4,8 @@ from typing import Any
 
 import pytest
 
+from tests.pages.conftest import live_race  # noqa: F401 (alice and bob racing)
+
 
 @pytest.fixture(autouse=True)
 def _no_countdown(settings: Any) -> None:

@@ -60,6 +60,7 @@ def test_two_people_take_it_each_in_a_game_of_their_own_ranked_with_the_original
     recorded: Game, alice: Player, bob: Player, charlie: Player
 ):
     challenge = challenge_create(player=alice, game=recorded)
+    assert recorded.race is not None
     bobs = challenge_attempt_start(challenge=challenge, player=bob)
     charlies = challenge_attempt_start(challenge=challenge, player=charlie)
     assert not bobs.resumed

@@ -230,8 +230,9 @@ class Game(models.Model):
     cards_played = models.PositiveSmallIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_seq = models.PositiveIntegerField(default=0)
-    # When cards_played last changed: the ranking's tie-break, without a replay.
-    count_reached_at = models.DateTimeField(null=True, blank=True)
+    # Milliseconds from started_at to when cards_played last changed: the ranking's
+    # time (games.races.selectors), kept so a board of thousands sorts in the database.
+    count_reached_ms = models.PositiveIntegerField(null=True, blank=True)
     # The projection of the moderation log.
     voided = models.BooleanField(default=False)
     flagged = models.BooleanField(default=False)

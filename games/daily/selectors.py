@@ -12,9 +12,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
-from django.db.models import QuerySet
+from django.db import connection
+from django.db.models import QuerySet, Window
+from django.db.models.expressions import OrderBy
+from django.db.models.functions import RowNumber
 from django.utils.translation import gettext
 
 from games.daily.models import DailyAttempt
@@ -22,7 +25,7 @@ from games.daily.rules import daily_day_over, daily_seed
 from games.engine import new_game
 from games.engine.solver.solve import solve
 from games.models import MAX_CARDS_PLAYED, Player
-from games.races.selectors import Standing, elapsed_ms, standings_ranked
+from games.races.selectors import Standing, rank_order, standings_ranked
 
 VERDICT_S: Final = 2.0
 VERDICT_NODES: Final = 500_000
@@ -34,8 +37,7 @@ _FIELDS: Final = (
     "player__nickname",
     "game__status",
     "game__cards_played",
-    "game__count_reached_at",
-    "game__started_at",
+    "game__count_reached_ms",
     "game__last_seq",
 )
 
@@ -57,30 +59,62 @@ class DailyResult:
         return self.standing.status != "playing"
 
 
-def _results(attempts: QuerySet[DailyAttempt]) -> list[DailyResult]:
-    rows = attempts.filter(game__voided=False).values_list(*_FIELDS)
-    return [
-        DailyResult(
-            day,
-            variant,
-            Standing(
-                player=player,
-                nickname=nickname,
-                game=game,
-                status=status,
-                cards_played=cards,
-                time_ms=elapsed_ms(reached, started),
-                moves=moves,
-            ),
-        )
-        for day, variant, game, player, nickname, status, cards, reached, started, moves in rows
-    ]
+def _result(row: tuple[Any, ...]) -> DailyResult:
+    day, variant, game, player, nickname, status, cards, time_ms, moves = row
+    standing = Standing(player, nickname, game, status, cards, time_ms, moves)
+    return DailyResult(day, variant, standing)
+
+
+def _attempts() -> QuerySet[DailyAttempt]:
+    return DailyAttempt.objects.filter(game__voided=False)
 
 
 def daily_leaderboard(*, day: date, variant: str) -> list[Standing]:
-    """The day's attempts at `variant`, ranked as a race's racers are."""
-    results = _results(DailyAttempt.objects.filter(day=day, variant=variant))
-    return standings_ranked(r.standing for r in results)
+    """The day's whole board, ranked as a race's racers are (for a few; a page
+    of a board of thousands is `daily_board`'s)."""
+    rows = _attempts().filter(day=day, variant=variant).values_list(*_FIELDS)
+    return standings_ranked(_result(row).standing for row in rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    top: list[tuple[int, Standing]]  # (rank, standing), best first
+    mine: tuple[int, Standing] | None  # the viewer's place, wherever it is
+    count: int
+
+
+def daily_board(*, day: date, variant: str, top: int, player: Player | None) -> Board:
+    """The top of the day's board and the viewer's place in it: the database ranks
+    (the race's rule, `rank_order`), so a page reads `top` + 1 rows, not thousands."""
+    attempts = _attempts().filter(day=day, variant=variant)
+    order = rank_order(game="game__")
+    rows = attempts.order_by(*order).values_list(*_FIELDS)[:top]
+    board = [(rank, _result(row).standing) for rank, row in enumerate(rows, start=1)]
+    mine = None
+    if player is not None:
+        mine = next(((r, s) for r, s in board if s.player == player.pk), None)
+        own = None if mine else attempts.filter(player=player).values_list(*_FIELDS).first()
+        if own is not None:
+            # Below the top: its place is a row number over the whole day's board.
+            mine = (_place(attempts, order, player), _result(own).standing)
+    count = len(board) if len(board) < top else attempts.count()
+    return Board(board, mine, count)
+
+
+def _place(attempts: QuerySet[DailyAttempt], order: list[OrderBy], player: Player) -> int:
+    """The player's row number over the whole board. Filtering the ORM's window
+    query by player would number the player's row alone (WHERE comes before
+    OVER), so the numbered board is wrapped and filtered outside."""
+    ranked = attempts.annotate(place=Window(RowNumber(), order_by=order))
+    sql, params = ranked.values_list("player_id", "place").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT ranked.place FROM ({sql}) ranked WHERE ranked.player_id = %s",
+            [*params, player.pk],
+        )
+        row = cursor.fetchone()
+    assert row is not None, "the player's attempt is on the board"
+    return int(row[0])
 
 
 def daily_player_results(
@@ -88,12 +122,13 @@ def daily_player_results(
 ) -> list[DailyResult]:
     """A player's daily results, newest day first (every variant): the profile's
     and the ratings' way in to the daily deal."""
-    attempts = DailyAttempt.objects.filter(player=player)
+    attempts = _attempts().filter(player=player)
     if since is not None:
         attempts = attempts.filter(day__gte=since)
     if until is not None:
         attempts = attempts.filter(day__lte=until)
-    return _results(attempts.order_by("-day", "variant"))
+    rows = attempts.order_by("-day", "variant").values_list(*_FIELDS)
+    return [_result(row) for row in rows]
 
 
 def daily_attempt_of(*, player: Player | None, day: date, variant: str) -> DailyAttempt | None:

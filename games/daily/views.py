@@ -17,8 +17,8 @@ from games.daily.rules import DAILY_TIME_LIMIT_S, daily_day_over, daily_sealed_u
 from games.daily.selectors import (
     DailyResult,
     daily_attempt_of,
+    daily_board,
     daily_deal_revealed,
-    daily_leaderboard,
     daily_share_text,
     daily_streaks,
 )
@@ -76,10 +76,8 @@ def _day_page(
 ) -> HttpResponse:
     player = player_for_request(request)
     today = daily_today()
-    board = daily_leaderboard(day=day, variant=variant)
-    ranked = list(enumerate(board, start=1))
-    mine = next(((rank, s) for rank, s in ranked if player and s.player == player.pk), None)
-    shown = ranked[:SHOWN_ROWS]
+    board = daily_board(day=day, variant=variant, top=SHOWN_ROWS, player=player)
+    mine = board.mine
     attempt = daily_attempt_of(player=player, day=day, variant=variant)
     day_over = daily_day_over(day=day)
     context: dict[str, Any] = {
@@ -89,10 +87,10 @@ def _day_page(
         "variant": variant,
         "variant_label": variant_label(variant),
         "variants": [(v, variant_label(v)) for v in VARIANTS],
-        "rows": shown,
+        "rows": board.top,
         "mine": mine,
         "mine_below": mine is not None and mine[0] > SHOWN_ROWS,
-        "count": len(board),
+        "count": board.count,
         "attempt": attempt,
         "player": player,
         "day_over": day_over,

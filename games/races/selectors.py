@@ -12,13 +12,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.expressions import OrderBy
 from django.utils import timezone
 
 from games.engine import race_view
 from games.engine.positions import Position, advance, walk_log
-from games.models import Game, Move, Player, Race, RaceEntry, RaceStatus
+from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceStatus
 from games.races.protocol import own_view
-from games.store.selectors import game_state, race_deal_public
+from games.store.selectors import elapsed_ms, game_state, race_deal_public
 
 
 def race_by_code(*, code: str) -> Race | None:
@@ -156,17 +158,26 @@ def _rank_key(s: Standing) -> tuple[int, int, int, int]:
     return (1, -s.cards_played, s.time_ms if s.time_ms is not None else never, s.game)
 
 
+def rank_order(*, game: str = "") -> list[OrderBy]:
+    """The same rule for the database, over games' projections (`game` is the path
+    to the Game, e.g. "game__"): a board of thousands (a daily deal's) sorts and
+    pages there. Its time is Game.count_reached_ms, the time `_standing` replays."""
+    won = Q(**{f"{game}status": GameStatus.WON})
+    time = F(f"{game}count_reached_ms")
+    return [
+        Case(When(won, then=Value(0)), default=Value(1)).asc(),
+        Case(When(won, then=time), default=Value(None)).asc(nulls_last=True),
+        F(f"{game}cards_played").desc(),
+        time.asc(nulls_last=True),
+        F(f"{game}id").asc(),
+    ]
+
+
 def game_origin(*, game: Game) -> datetime:
     """A game's time zero: its race's start for a race game, else its own start."""
     if game.race is not None and game.race.starts_at is not None:
         return game.race.starts_at
     return game.started_at or game.created_at
-
-
-def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None:
-    if moment is None or origin is None:
-        return None
-    return int((moment - origin).total_seconds() * 1000)
 
 
 def game_standing(*, game: Game) -> Standing:

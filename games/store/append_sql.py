@@ -30,8 +30,12 @@ class LockedGame:
     variant: str
     status: str
     last_seq: int
-    started: bool
+    started_at: datetime | None
     player_banned: bool
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +52,24 @@ def lock_game(game_id: int) -> LockedGame | None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT g.id, g.player_id, g.race_id, g.seed, g.variant, g.status, g.last_seq, "
-            f"g.started_at IS NOT NULL, p.banned_at IS NOT NULL "
+            f"g.started_at, p.banned_at IS NOT NULL "
             f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id WHERE g.id = %s{lock}",
             [game_id],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    game_id_, player_id, race_id, seed, variant, status, last_seq, started, banned = row
+    game_id_, player_id, race_id, seed, variant, status, last_seq, started_at, banned = row
     return LockedGame(
-        game_id_, player_id, race_id, seed, variant, status, last_seq, bool(started), bool(banned)
+        game_id_,
+        player_id,
+        race_id,
+        seed,
+        variant,
+        status,
+        last_seq,
+        _datetime(started_at),
+        bool(banned),
     )
 
 
@@ -86,14 +98,21 @@ def insert_move(
 
 
 def update_projection(
-    game_id: int, *, seq: int, status: str, cards_played: int, now: datetime, over: bool
+    game_id: int,
+    *,
+    seq: int,
+    status: str,
+    cards_played: int,
+    now: datetime,
+    over: bool,
+    elapsed_ms: int | None,
 ) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             # SET's right-hand sides read the row as it was: the count before this move.
             f"UPDATE {_GAME} SET last_seq = %s, status = %s, cards_played = %s, "
             f"finished_at = %s, started_at = COALESCE(started_at, %s), "
-            f"count_reached_at = CASE WHEN cards_played = %s THEN count_reached_at ELSE %s END "
+            f"count_reached_ms = CASE WHEN cards_played = %s THEN count_reached_ms ELSE %s END "
             f"WHERE id = %s",
             [
                 seq,
@@ -102,7 +121,7 @@ def update_projection(
                 _param(now) if over else None,
                 _param(now),
                 cards_played,
-                _param(now),
+                elapsed_ms,
                 game_id,
             ],
         )

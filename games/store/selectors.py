@@ -100,6 +100,13 @@ def _stamp_matches(stamp: Stamp | None, row: tuple[int, int, str, datetime]) -> 
     return stamp is None or stamp == (row[0], row[3])
 
 
+def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None:
+    """Whole milliseconds from `origin` to `moment`, never below zero: a ranking's time."""
+    if moment is None or origin is None:
+        return None
+    return max(0, int((moment - origin).total_seconds() * 1000))
+
+
 def game_state(*, game: Game) -> GameState:
     """The state the game's log leads to (status `resigned` after a resignation)."""
     return game_position(game=game).state
@@ -223,7 +230,7 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     differs("status", game.status, position.status)
     differs("cards_played", game.cards_played, position.state.cards_played)
     differs("finished_at", game.finished_at, final_at)
-    differs("count_reached_at", game.count_reached_at, reached_at)
+    differs("count_reached_ms", game.count_reached_ms, elapsed_ms(reached_at, game.started_at))
     actions = list(
         ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
     )

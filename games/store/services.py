@@ -34,7 +34,7 @@ from games.store.append_sql import (
 )
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
-from games.store.selectors import game_position_at
+from games.store.selectors import elapsed_ms, game_position_at
 
 MAX_CLIENT_MOVE_ID: Final = 64
 _SQLITE_WRITER: Final = threading.Lock()
@@ -185,7 +185,7 @@ def _append_locked(
     except IllegalMove as error:
         raise MoveRejected("illegal", str(error), current) from None
     seq = current + 1
-    _record(game_id, seq, token, after, now, client_move_id)
+    _record(game, seq, token, after, now, client_move_id)
     return AppendResult(game_id, seq, token, events, after.state, False, race_version)
 
 
@@ -196,9 +196,10 @@ def _position(game: LockedGame, seq: int) -> Position:
 
 
 def _record(
-    game_id: int, seq: int, token: str, after: Position, now: datetime, client_move_id: str
+    game: LockedGame, seq: int, token: str, after: Position, now: datetime, client_move_id: str
 ) -> None:
     """Insert the log row and update the projection, in the caller's transaction."""
+    game_id = game.id
     move_id = insert_move(game_id, seq, token, now, client_move_id)
     state = after.state
     update_projection(
@@ -208,6 +209,7 @@ def _record(
         cards_played=state.cards_played,
         now=now,
         over=state.is_over,
+        elapsed_ms=elapsed_ms(now, game.started_at or now),
     )
     # Stamped with its row, the entry is safe to put before the commit: should
     # the transaction roll back, no reader will match the stamp. Once the row
@@ -227,7 +229,7 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
         return False
     after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
     seq = game.last_seq + 1
-    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
+    _record(game, seq, TIMEOUT, after, now, f"server-timeout-{seq}")
     return True
 
 
@@ -250,17 +252,20 @@ def game_import_record(*, record: VerifiedRecord, player: Player, started_at: da
             for m, t in zip(record.moves, times, strict=True)
         )
         over = record.position.state.is_over
-        game.count_reached_at = _count_reached_at(record, times)
+        game.count_reached_ms = _count_reached_ms(record, times, started_at)
         game.last_seq = len(record.moves)
         game.status = record.position.status
         game.cards_played = record.position.state.cards_played
         game.finished_at = times[-1] if over else None
         game.save(
-            update_fields=["last_seq", "status", "cards_played", "finished_at", "count_reached_at"]
+            update_fields=["last_seq", "status", "cards_played", "finished_at", "count_reached_ms"]
         )
     return game
 
 
-def _count_reached_at(record: VerifiedRecord, times: list[datetime]) -> datetime | None:
+def _count_reached_ms(
+    record: VerifiedRecord, times: list[datetime], started_at: datetime
+) -> int | None:
     log = zip((m.token for m in record.moves), times, strict=True)
-    return walk_log(record.seed, record.variant, log, take_backs=True).count_reached
+    reached = walk_log(record.seed, record.variant, log, take_backs=True).count_reached
+    return elapsed_ms(reached, started_at)

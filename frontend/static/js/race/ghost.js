@@ -4,7 +4,6 @@
 // same state and opponents' panel as a live racer's progress broadcasts.
 
 import { frameAt } from "../replay/race.js";
-import { gettext, interpolate } from "../i18n.js";
 
 export class Ghost {
   #ghost; // the snapshot's `ghost`: player (a key no real player has), nickname, frames
@@ -20,7 +19,7 @@ export class Ghost {
   row() {
     return {
       player: this.#ghost.player,
-      nickname: interpolate(gettext("%s (recorded)"), [this.#ghost.nickname]),
+      nickname: this.#ghost.nickname,
       host: false, ready: true, here: true, game: null, ghost: true,
       progress: this.#view(this.#shown ?? this.#ghost.frames[0]),
     };

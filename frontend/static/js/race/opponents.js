@@ -5,6 +5,7 @@
 import { renderMiniGrid } from "/static/js/board.js";
 import { byId, h, show } from "./dom.js";
 import { hue } from "./format.js";
+import { gettext } from "../i18n.js";
 
 const SAY_STATUS = {
   won: (n) => `${n} won!`,
@@ -58,7 +59,9 @@ export class OpponentsView {
   #create(racer) {
     const li = h("li", { class: "opp", dataset: { player: racer.player }, style: `--hue:${hue(racer.nickname)}` },
       h("div", { class: "opp-grid" }),
-      h("span", { class: "opp-away", hidden: true }, "away"));
+      h("span", { class: "opp-away", hidden: true }, "away"),
+      // A challenge's recorded game: a live opponent replayed, named as such.
+      racer.ghost ? h("span", { class: "opp-recorded" }, gettext("recorded")) : null);
     this.#panels.set(racer.player, li);
     return li;
   }

@@ -183,6 +183,12 @@ class Race(models.Model):
                 condition=~Q(status=RaceStatus.FINISHED),
                 name="race_deal_not_finished",
             ),
+            # ... and whether a finished race keeps it sealed (a daily deal's day).
+            models.Index(
+                fields=["seed", "variant"],
+                condition=Q(secret_until__isnull=False),
+                name="race_deal_sealed",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Final
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from games.challenges.models import Challenge, ChallengeAttempt
 from games.common.errors import Refused
@@ -34,14 +35,16 @@ def challenge_create(*, player: Player, game: Game) -> Challenge:
     ended), or anyone's who may watch its replay. The same link on asking again."""
     owner = game.player_id == player.pk
     if not owner and not game_record_visible(game=game, viewer=player):
-        raise ChallengeRefused("not_found", "no such game")
+        raise ChallengeRefused("not_found", gettext("no such game"))
     if not game.is_over:
-        raise ChallengeRefused("not_over", "finish the game first")
+        raise ChallengeRefused("not_over", gettext("finish the game first"))
     if game.race is not None and not race_has_ended(race=game.race):
         # Its racers' deal: a challenge race ending first would publish it.
-        raise ChallengeRefused("not_over", "the race is still running: challenge after it ends")
+        raise ChallengeRefused(
+            "not_over", gettext("the race is still running: challenge after it ends")
+        )
     if player.banned_at is not None:
-        raise ChallengeRefused("banned", "this player is banned")
+        raise ChallengeRefused("banned", gettext("this player is banned"))
     try:
         with transaction.atomic():
             return Challenge.objects.get_or_create(game=game, created_by=player)[0]
@@ -55,7 +58,7 @@ def challenge_attempt_start(*, challenge: Challenge, player: Player) -> AttemptS
     if existing is not None:
         return AttemptStart(existing, resumed=True)
     if player.banned_at is not None:
-        raise ChallengeRefused("banned", "this player is banned")
+        raise ChallengeRefused("banned", gettext("this player is banned"))
     recorded = Game.objects.select_related("race").get(pk=challenge.game_id)
     race = recorded.race
     try:

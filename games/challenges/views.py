@@ -39,7 +39,8 @@ def challenge_new(request: HttpRequest, game_id: int) -> HttpResponse:
     except ChallengeRefused as refused:
         if refused.code == "not_found":
             raise Http404("No such game") from None
-        return render(request, "notice.html", {"title": refused.message}, status=400)
+        context = {"title": refused.message[:1].upper() + refused.message[1:]}
+        return render(request, "notice.html", context, status=400)
     return redirect("games:challenge", code=challenge.code)
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from games.common.errors import Refused
 from games.daily.models import DailyAttempt
@@ -29,9 +30,11 @@ def daily_attempt_start(*, player: Player, variant: str, now: datetime | None = 
     """The player's attempt at today's deal of `variant`: the one already taken
     (started attempts count; this resumes it), else a new race of one on it."""
     if variant not in VARIANTS:
-        raise DailyRefused("bad_request", f"unknown variant {variant!r}")
+        raise DailyRefused(
+            "bad_request", gettext("unknown variant %(variant)s") % {"variant": variant}
+        )
     if player.banned_at is not None:
-        raise DailyRefused("banned", "this player is banned")
+        raise DailyRefused("banned", gettext("this player is banned"))
     day = daily_today(now=now)
     existing = _attempt(player, day, variant)
     if existing is not None:

@@ -100,5 +100,9 @@ class Migration(migrations.Migration):
             model_name='dailyattempt',
             constraint=models.CheckConstraint(condition=models.Q(('variant__in', ['sultan', 'sultan-8', 'pysolfc', 'pysolfc-8'])), name='daily_variant_valid'),
         ),
+        migrations.AddIndex(
+            model_name='race',
+            index=models.Index(condition=models.Q(('secret_until__isnull', False)), fields=['seed', 'variant'], name='race_deal_sealed'),
+        ),
         migrations.RunPython(count_reached_from_logs, migrations.RunPython.noop, elidable=True),
     ]

@@ -38,7 +38,9 @@ def deal_raced_now(*, seed: int, variant: str) -> bool:
     races = Race.objects.filter(seed=seed, variant=variant)
     if races.exclude(status=RaceStatus.FINISHED).exists():
         return True
-    return races.filter(secret_until__gt=timezone.now()).exists()
+    # Index race_deal_sealed: only races that seal their deal past the end are looked at.
+    sealed = races.filter(secret_until__isnull=False, secret_until__gt=timezone.now())
+    return sealed.exists()
 
 
 def race_role(*, race: Race, player: Player | None) -> str:

@@ -182,7 +182,7 @@ def main() -> None:
     from django.test import Client
 
     from games.daily.rules import daily_today
-    from games.daily.selectors import daily_leaderboard
+    from games.daily.selectors import daily_board, daily_leaderboard
     from games.models import DailyAttempt, Player
 
     call_command("migrate", verbosity=0)
@@ -220,8 +220,13 @@ def main() -> None:
         ("/daily/<yesterday>/", f"/daily/{yesterday}/"),
     ):
         print(_line(label, _measure(page(url), args.renders), baseline))
-    selector = _measure(lambda: daily_leaderboard(day=today, variant="sultan"), args.renders)
-    print(_line("daily_leaderboard() alone", selector))
+    viewer = Player.objects.get(pk=1)
+    paged = _measure(
+        lambda: daily_board(day=today, variant="sultan", top=100, player=viewer), args.renders
+    )
+    print(_line("daily_board() alone (the page's)", paged))
+    whole = _measure(lambda: daily_leaderboard(day=today, variant="sultan"), args.renders)
+    print(_line("daily_leaderboard() (all, in Python)", whole))
 
 
 if __name__ == "__main__":

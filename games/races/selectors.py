@@ -222,7 +222,9 @@ def race_ghost(*, race: Race) -> dict[str, Any] | None:
         return None
     ghost = Game.objects.select_related("player", "race").get(pk=race.ghost_id)
     return {
-        "player": f"ghost-{ghost.pk}",
+        # Not its game's id: a racer could open that game's replay (a race
+        # game's is public once its race has ended) and read the deal.
+        "player": "ghost",
         "nickname": ghost.player.nickname,
         "frames": game_race_frames(game=ghost, origin=game_origin(game=ghost)),
     }

@@ -87,6 +87,7 @@ def _check_frame(frame: dict[str, Any], own_cards: set[str], ended: bool) -> Non
     ghost = frame.get("ghost")
     if ghost is not None:  # a challenge's recorded game: race views over time, nothing more
         assert set(ghost) == {"player", "nickname", "frames"}
+        assert ghost["player"] == "ghost"  # not the recorded game's id: its replay may be open
         for step in ghost["frames"]:
             assert set(step) == {"t", *RACE_VIEW_KEYS}
             assert all(isinstance(v, int) for v in step["foundations"])

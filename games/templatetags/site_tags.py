@@ -35,8 +35,11 @@ def clock(value: timedelta | None) -> str:
 
 @register.filter
 def ms_clock(value: int | None) -> str:
-    """Milliseconds (a ranking's time) as `clock` reads them."""
-    return clock(None if value is None else timedelta(milliseconds=value))
+    """Milliseconds (a ranking's time) to the tenth, as the race's results show them: 4:07.3."""
+    if value is None:
+        return "—"
+    tenths = max(0, value) // 100
+    return f"{clock(timedelta(seconds=tenths // 10))}.{tenths % 10}"
 
 
 # How pages name each variant; the code stays the protocol's word.

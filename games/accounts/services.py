@@ -20,7 +20,15 @@ from django.http import HttpRequest
 
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
 from games.common.errors import Refused
-from games.models import Game, Player, Race, RaceEntry, RaceStatus
+from games.models import (
+    ChallengeAttempt,
+    DailyAttempt,
+    Game,
+    Player,
+    Race,
+    RaceEntry,
+    RaceStatus,
+)
 from games.races.services import race_bump_version
 
 log = logging.getLogger(__name__)
@@ -101,6 +109,7 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         shared = {
             *raced.values_list("race_id", flat=True),
             *seated.values_list("race_id", flat=True),
+            *_attempts_the_account_has(locked, account),
         }
         moving = Race.objects.filter(
             Q(host=locked) | Q(entries__player=locked) | Q(games__player=locked)
@@ -110,6 +119,8 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         moved = games.update(player=account)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
+        DailyAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
+        ChallengeAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
         # Races still on show the new name at their next snapshot: a new
         # version makes every client there ask for one.
         for race_id in (
@@ -119,6 +130,22 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         ):
             race_bump_version(race_id=race_id)
     return moved
+
+
+def _attempts_the_account_has(guest: Player, account: Player) -> set[int]:
+    """The guest's daily and challenge attempts (races of one) the account has its
+    own of: one attempt per day and variant, and per challenge, so those stay."""
+    days = DailyAttempt.objects.filter(player=account).values_list("day", "variant")
+    taken = set(days)
+    daily = DailyAttempt.objects.filter(player=guest).values_list("race_id", "day", "variant")
+    challenges = set(
+        ChallengeAttempt.objects.filter(player=account).values_list("challenge_id", flat=True)
+    )
+    raced = ChallengeAttempt.objects.filter(player=guest, challenge_id__in=challenges)
+    return {
+        *(race for race, day, variant in daily if (day, variant) in taken),
+        *raced.values_list("race_id", flat=True),
+    }
 
 
 def player_rename(*, player: Player, nickname: str) -> Player:

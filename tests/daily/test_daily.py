@@ -126,3 +126,18 @@ def test_the_share_text_tells_the_result_and_never_a_card(alice: Player):
     assert re.search(r"\d+:\d\d", text)
     assert not CARD_IN_TEXT.findall(text)
     assert str(taken.race.seed) not in text
+
+
+def test_a_guests_attempt_follows_them_into_their_account_unless_it_has_one(alice: Player):
+    from games.accounts.services import player_create_guest, player_take_guest_games
+
+    guest = player_create_guest(nickname="guest")
+    mine = attempt(guest, "sultan")
+    other = attempt(guest, "sultan-8")
+    attempt(alice, "sultan-8")  # the account took that one already
+    assert alice.user is not None
+    player_take_guest_games(guest=guest, user=alice.user)
+    assert DailyAttempt.objects.get(pk=mine.pk).player == alice
+    assert Game.objects.get(pk=mine.game_id).player == alice
+    assert DailyAttempt.objects.get(pk=other.pk).player == guest
+    assert DailyAttempt.objects.filter(player=alice).count() == 2

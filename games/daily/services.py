@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.common.errors import Refused
 from games.daily.models import DailyAttempt
 from games.daily.rules import DAILY_TIME_LIMIT_S, daily_sealed_until, daily_seed, daily_today
 from games.engine import VARIANTS
-from games.models import Game, Player
-from games.races.services import race_start_solo
+from games.models import Game, Player, Race, RaceStatus
+from games.races.services import race_close_if_over, race_start_solo
 
 
 class DailyRefused(Refused):
@@ -69,3 +70,17 @@ def daily_attempt_start(*, player: Player, variant: str, now: datetime | None = 
 def _attempt(player: Player, day: date, variant: str) -> DailyAttempt | None:
     attempts = DailyAttempt.objects.select_related("race", "game")
     return attempts.filter(player=player, day=day, variant=variant).first()
+
+
+def daily_attempts_close_overdue(*, day: date, variant: str, now: datetime | None = None) -> int:
+    """Close the day's attempts whose time is up but whose race nobody was left
+    to close (the socket closes a race on time; a page left for good has none):
+    their games end with a `timeout` as they stand, as any race's would.
+    Returns how many were closed. Idempotent, and cheap when none are overdue."""
+    overdue = Race.objects.filter(
+        daily_attempt__day=day,
+        daily_attempt__variant=variant,
+        status=RaceStatus.RUNNING,
+        ends_at__lte=now or timezone.now(),
+    ).values_list("pk", flat=True)
+    return sum(race_close_if_over(race_id=race_id) for race_id in list(overdue))

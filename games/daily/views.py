@@ -22,7 +22,11 @@ from games.daily.selectors import (
     daily_share_text,
     daily_streaks,
 )
-from games.daily.services import DailyRefused, daily_attempt_start
+from games.daily.services import (
+    DailyRefused,
+    daily_attempt_start,
+    daily_attempts_close_overdue,
+)
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.templatetags.site_tags import variant_label
 
@@ -76,6 +80,8 @@ def _day_page(
 ) -> HttpResponse:
     player = player_for_request(request)
     today = daily_today()
+    # A page is where an abandoned attempt is noticed: settled before it is ranked.
+    daily_attempts_close_overdue(day=day, variant=variant)
     board = daily_board(day=day, variant=variant, top=SHOWN_ROWS, player=player)
     mine = board.mine
     attempt = daily_attempt_of(player=player, day=day, variant=variant)

@@ -55,3 +55,22 @@ def test_days_to_come_and_bad_dates_have_no_page():
 
 def test_the_home_page_links_the_daily_deal():
     assert b'href="/daily/"' in Client().get("/").content
+
+
+def test_an_abandoned_attempt_is_closed_on_time_when_the_page_is_read():
+    from django.utils import timezone
+
+    from games.accounts.services import player_create_guest
+    from games.models import Game, Race
+    from tests.daily.helpers import attempt, play_some
+
+    taken = attempt(player_create_guest(nickname="alice"))
+    play_some(taken.game, 2)
+    Client().get("/daily/")
+    assert Game.objects.get(pk=taken.game_id).status == "playing"  # its time is not up
+    Race.objects.filter(pk=taken.race_id).update(ends_at=timezone.now())
+    page = Client().get("/daily/")
+    game = Game.objects.get(pk=taken.game_id)
+    assert game.status == "timeout"
+    assert Race.objects.get(pk=taken.race_id).status == "finished"
+    assert b"Time ran out" in page.content

@@ -9,20 +9,20 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 
-# The dependencies first, in a layer of their own: a code change does not
-# reinstall them.
-COPY pyproject.toml README.md ./
-RUN python -c "import subprocess, sys, tomllib; \
-deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; \
-subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
+# The locked dependencies first, in a layer of their own: a code change does
+# not reinstall them. Hashes are checked (requirements/README.md).
+COPY requirements/app.lock requirements/
+RUN pip install --require-hashes --no-deps -r requirements/app.lock
 
+COPY pyproject.toml README.md ./
 COPY sultan_site/ sultan_site/
 COPY games/ games/
-RUN pip install --no-deps .
-# Daphne and manage.py run from /app: settings find the templates and the
-# static sources next to the code.
+RUN pip install --no-deps --no-build-isolation .
+# Daphne and manage.py run from /app: settings find the templates, the static
+# sources and the compiled translations (LOCALE_PATHS) next to the code.
 COPY manage.py ./
 COPY frontend/ frontend/
+COPY locale/ locale/
 COPY deploy/healthcheck.py deploy/
 
 # The manifest storage hashes and compresses the static files at build time;

@@ -6,16 +6,33 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve-prod test lint typecheck pytest migrate bench clean
+.PHONY: run serve-prod test lint typecheck pytest migrate bench clean lock messages
+
+UV := $(BIN)/uv
+LOCK_FLAGS := --generate-hashes --python-version 3.11 --universal $(if $(UPGRADE),--upgrade,)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --upgrade pip
 
-# Reinstall only when the project's declaration changes.
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e '.[test]'
+# uv installs the locks; pip only brings uv itself, checked against its hash.
+$(UV): requirements/bootstrap.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/bootstrap.lock
+	touch $(UV)
+
+# Exactly the locked versions (requirements/README.md), then the project itself
+# (built here: no download of build tools). Reinstalls when a lock or the
+# project's declaration changes.
+$(STAMP): requirements/dev.lock pyproject.toml | $(UV)
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes requirements/dev.lock
+	$(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Re-resolve the locks from pyproject.toml (UPGRADE=1 moves every pin forward).
+lock: | $(UV)
+	$(UV) pip compile --quiet pyproject.toml requirements/build.in $(LOCK_FLAGS) \
+		-o requirements/app.lock
+	$(UV) pip compile --quiet pyproject.toml requirements/build.in requirements/bootstrap.in \
+		--extra test -c requirements/app.lock $(LOCK_FLAGS) -o requirements/dev.lock
 
 migrate: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
@@ -41,6 +58,13 @@ pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The translations (docs/pages.md, "Language"): collects every marked string
+# into locale/<lang>/LC_MESSAGES/*.po, then compiles the .mo files committed
+# beside them (games/management/commands/messages.py). Needs GNU gettext
+# (apt: gettext); `make run` does not.
+messages: $(STAMP)
+	$(BIN)/python manage.py messages
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -1,8 +1,10 @@
 """What the database holds after a run, and the audit of it against the racers' ledgers.
 
 Every move a racer was told is stored must be stored once, with the seq it was
-told; nothing may be stored that no racer sent. `audit` counts each way that
-could fail.
+told; nothing may be stored that no racer sent; and every stored move must be
+announced: some other racer of its race heard of it in a progress frame (that
+racer's seq or a later one, progress being coalesced). `audit` counts each
+way that could fail.
 """
 
 from __future__ import annotations
@@ -55,16 +57,23 @@ class Audit:
     stored_unanswered: int  # stored, but the racer never got an answer
     stored: int
     acked: int
+    # Stored, and no other racer of its race heard of it in a progress frame.
+    stored_never_announced: int = 0
 
     @property
     def ok(self) -> bool:
         return not (self.acked_not_stored or self.stored_twice or self.stored_never_sent)
+
+    @property
+    def announced(self) -> bool:
+        return not self.stored_never_announced
 
     def lines(self) -> list[str]:
         return [
             f"  acknowledged, not stored {self.acked_not_stored:>8}",
             f"  stored twice             {self.stored_twice:>8}",
             f"  stored, never sent       {self.stored_never_sent:>8}",
+            f"  stored, never announced  {self.stored_never_announced:>8}",
             f"  recovered                {self.recovered:>8}"
             "  (stored, answer lost with the socket, acknowledged on the retry)",
             f"  stored, never answered   {self.stored_unanswered:>8}",
@@ -83,6 +92,12 @@ class Ledgered(Protocol):
     def acked(self) -> Mapping[str, int]: ...
     @property
     def duplicates(self) -> AbstractSet[str]: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def heard(self) -> Mapping[int, int]: ...
 
 
 def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
@@ -111,7 +126,34 @@ def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
         unanswered += sum(
             1 for r in mine if r.move_id in racer.ledger and r.move_id not in racer.acked
         )
-    return Audit(acked_not_stored, stored_twice, never_sent, recovered, unanswered, stored, acked)
+    never_announced = _never_announced(racers, by_game)
+    return Audit(
+        acked_not_stored,
+        stored_twice,
+        never_sent,
+        recovered,
+        unanswered,
+        stored,
+        acked,
+        never_announced,
+    )
+
+
+def _never_announced(racers: Sequence[Ledgered], by_game: dict[int, list[StoredMove]]) -> int:
+    """Stored moves of which no other racer of the race heard in a progress frame."""
+    heard_in_race: dict[str, dict[int, int]] = {}  # race code -> player -> best seq heard
+    for racer in racers:
+        best = heard_in_race.setdefault(racer.code, {})
+        for player, seq in racer.heard.items():
+            if player != racer.player:
+                best[player] = max(best.get(player, 0), seq)
+    count = 0
+    for racer in racers:
+        if racer.game is None:
+            continue
+        told = heard_in_race.get(racer.code, {}).get(racer.player, 0)
+        count += sum(1 for row in by_game.get(racer.game, []) if row.seq > told)
+    return count
 
 
 def race_versions(env: dict[str, str], codes: Iterable[str]) -> dict[str, int]:

@@ -62,6 +62,9 @@ class RacerRecord:
     ledger: dict[str, Any]
     acked: dict[str, int]
     duplicates: set[str]
+    code: str
+    player: int
+    heard: dict[int, int]
 
 
 @dataclass
@@ -197,7 +200,15 @@ async def client(
     tally.progress_seen.clear()
     tally.progress_log.clear()
     records = [
-        RacerRecord(r.game, {k: v.attempts for k, v in r.ledger.items()}, r.acked, r.duplicates)
+        RacerRecord(
+            r.game,
+            {k: v.attempts for k, v in r.ledger.items()},
+            r.acked,
+            r.duplicates,
+            r.code,
+            r.player,
+            r.heard,
+        )
         for r in racers
     ]
     return ClientResult(tally, records, started, ended, connect_s, cpu, began)
@@ -309,7 +320,15 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
         print(f"  refused                {final_rejects:>8}  {dict(tally.rejected) or ''}")
         print(f"  duplicated (retries)   {tally.recovered:>8}")
         print(f"  socket drops           {tally.drops:>8}")
-        print(f"  snapshots asked (gaps) {tally.syncs:>8}")
+        print(
+            f"  syncs asked (gaps)     {tally.syncs:>8}  ({tally.sync_snapshots} answered"
+            " with a snapshot, the rest from the history)"
+        )
+        moves_done = max(1, tally.acked)
+        print(
+            f"  frames out per move    {tally.frames_in / moves_done:8.2f}"
+            "  (frames the racers received, per move acknowledged)"
+        )
         print("\n".join(check.lines()))
         moves = max(1, tally.acked)
         cpu = {**done.server_cpu_s, "clients": sum(r.cpu_s for r in done.results)}
@@ -322,6 +341,8 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
             print(f"  memory {label:<15} {mem.line()}")
         if lost or not check.ok or check.stored != check.acked or tally.failures:
             failures.append(f"round {n}: lost, unstored or failed moves")
+        if not check.announced:
+            failures.append(f"round {n}: stored moves never announced")
             failures += tally.failures[:10]
     return failures
 
@@ -376,17 +397,28 @@ def echo(sockets: int, frames: int) -> float:
     return rate
 
 
+# What one move cost in frames before progress was coalesced: one in, the ack,
+# and a progress frame to each of the race's 8 sockets (issue #13's baseline).
+FRAMES_PER_MOVE_BEFORE = SEAT + 2
+
+
 def print_ratio(rounds: list[Round], echo_rate: float, processes: int) -> None:
-    """A move is a frame in and SEAT + 1 out (its ack, a progress to every racer);
-    an echo, one in and one out: the race's frames against the bare stack's."""
+    """Moves per second a process against the frame-level limit: the echo's frames per
+    second (a round trip is a frame in and one out) divided by the frames one move cost
+    before coalescing; and the frames a move costs now, as the racers counted them."""
+    echo_frames = 2 * echo_rate
+    limit = echo_frames / FRAMES_PER_MOVE_BEFORE
     for n, done in enumerate(rounds, start=1):
         acked = sum(len(r.tally.ack_ms) for r in done.results)
+        received = sum(r.tally.frames_in for r in done.results)
         elapsed = max(r.ended for r in done.results) - min(r.started for r in done.results)
         per_process = acked / elapsed / processes
-        frames = per_process * (SEAT + 2) / (2 * echo_rate)
+        frames_now = 1 + received / max(1, acked)  # the move's own frame in, and all out
         print(
-            f"round {n} against the echo: {per_process:.0f} moves/s a process ="
-            f" {per_process / echo_rate:.1%} of the echo's messages, {frames:.0%} of its frames"
+            f"round {n} against the echo: {per_process:.0f} moves/s a process"
+            f" / ({echo_frames:.0f} echo frames/s / {FRAMES_PER_MOVE_BEFORE} frames a move)"
+            f" = {per_process / limit:.0%} of the frame-level limit;"
+            f" a move costs {frames_now:.2f} frames now"
         )
 
 
@@ -429,7 +461,8 @@ def main() -> int:
         ]
         failures = report(prod.topo, args, rounds)
     if args.echo:
-        print_ratio(rounds, echo(args.racers, frames=args.moves), args.processes)
+        # Enough round trips for a steady figure, whatever the race's length.
+        print_ratio(rounds, echo(args.racers, frames=max(args.moves, 400)), args.processes)
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
         return 1

@@ -1,7 +1,8 @@
 """Scripted racers for the load and fault scripts: seated over HTTP, racing over real sockets.
 
 A `Racer` keeps a ledger of every move it sent and every answer it got, follows
-the race's version as docs/protocol.md says (a gap asks for a snapshot), and
+the race's version as docs/protocol.md says (a gap asks `sync`, answered from
+the race's history), remembers the latest seq of each racer it heard of, and
 when its socket drops it reconnects, resyncs from the snapshot and sends the
 unanswered move again with the same id (the store answers a retry with the
 first answer, `duplicate: true`). `audit` then compares ledgers with the
@@ -92,7 +93,9 @@ class Tally:
     rejected: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     drops: int = 0
-    syncs: int = 0  # snapshots asked for on a version gap
+    syncs: int = 0  # syncs asked for on a version gap
+    sync_snapshots: int = 0  # of which answered with a snapshot (the history could not)
+    frames_in: int = 0  # frames the racers received
     failures: list[str] = field(default_factory=list)
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)
     progress_seen: set[tuple[int, int, int]] = field(default_factory=set)
@@ -110,6 +113,8 @@ class Tally:
         self.errors += other.errors
         self.drops += other.drops
         self.syncs += other.syncs
+        self.sync_snapshots += other.sync_snapshots
+        self.frames_in += other.frames_in
         self.failures += other.failures
 
 
@@ -149,6 +154,8 @@ class Racer:
         self.acked: dict[str, int] = {}  # move id -> seq
         self.acked_at: dict[str, float] = {}  # move id -> perf_counter at the ack
         self.duplicates: set[str] = set()  # acknowledged as already stored: recovered moves
+        # player -> the highest seq of theirs a progress frame told this racer of
+        self.heard: dict[int, int] = {}
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.ready = asyncio.Event()  # a snapshot arrived on the current socket
         self.started = asyncio.Event()
@@ -212,6 +219,7 @@ class Racer:
 
     def _on_message(self, message: dict[str, Any], now: float) -> None:
         kind = message["type"]
+        self.tally.frames_in += 1
         # The last frames, for the account of a failure.
         game = (message.get("you") or {}).get("game") or {}
         seq = message.get("seq", (game.get("view") or {}).get("seq"))
@@ -236,21 +244,37 @@ class Racer:
         if kind == "error":
             self.tally.errors[message["code"]] += 1
             return
-        if kind == "progress" and message["player"] != self.player:
-            key = (self.player, message["player"], message["seq"])
-            if key not in self.tally.progress_seen:
-                self.tally.progress_seen.add(key)
-                self.tally.progress_log.append((now, self.player, message["player"]))
-                sent = self.tally.sent_at.get((message["player"], message["seq"]))
-                if sent is not None:
-                    self.tally.progress_ms.append((now - sent) * 1000)
+        if kind in ("presence", "heartbeat"):
+            return
+        if kind == "progress":
+            self._on_progress(message, now)
+            for version in message["vs"]:
+                self._apply_version(int(version))
+            return
         if kind == "end":
             self.status = "finished"
             self.ended.set()
         if "v" in message:
             self._apply_version(int(message["v"]))
 
+    def _on_progress(self, message: dict[str, Any], now: float) -> None:
+        for racer in message["racers"]:
+            player, seq = racer["player"], racer["seq"]
+            if seq > self.heard.get(player, 0):
+                self.heard[player] = seq
+            if player == self.player:
+                continue
+            key = (self.player, player, seq)
+            if key not in self.tally.progress_seen:
+                self.tally.progress_seen.add(key)
+                self.tally.progress_log.append((now, self.player, player))
+                sent = self.tally.sent_at.get((player, seq))
+                if sent is not None:
+                    self.tally.progress_ms.append((now - sent) * 1000)
+
     def _on_snapshot(self, message: dict[str, Any], now: float) -> None:
+        if self.syncing:
+            self.tally.sync_snapshots += 1
         self.player = message["you"]["player"]
         self.seen = int(message["v"])
         self.ahead = {v for v in self.ahead if v > self.seen}

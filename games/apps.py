@@ -1,10 +1,12 @@
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
 from django.db.backends.signals import connection_created
+from django.utils.translation import gettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = gettext_lazy("Sultan")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -15,10 +15,14 @@ from typing import Any, ClassVar, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import SEED_LIMIT, VARIANTS
+from games.i18n.labels import VARIANT_LABELS
 
-VARIANT_CHOICES = [(v, v) for v in VARIANTS]
+# Stored as the code; shown by its name, in the reader's language.
+VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 MAX_CARDS_PLAYED = 95
 # Readable and unambiguous when read aloud or typed: no 0/o, 1/l/i.
 # The one permission the admin and the replay viewer ask about (declared on ModerationAction).
@@ -70,23 +74,27 @@ class Player(models.Model):
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="player",
     )
-    nickname = models.CharField(max_length=40)
-    created_at = models.DateTimeField(auto_now_add=True)
-    banned_at = models.DateTimeField(null=True, blank=True)
+    nickname = models.CharField(_("nickname"), max_length=40)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints: ClassVar = [
             models.CheckConstraint(condition=~Q(nickname=""), name="player_nickname_not_empty"),
         ]
 
     def __str__(self) -> str:
-        kind = "user" if self.user_id is not None else "guest"
-        return f"{self.nickname} ({kind} #{self.pk})"
+        if self.user_id is not None:
+            return _("%(nickname)s (user #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
+        return _("%(nickname)s (guest #%(id)s)") % {"nickname": self.nickname, "id": self.pk}
 
     @property
     def is_guest(self) -> bool:
@@ -94,28 +102,28 @@ class Player(models.Model):
 
 
 class RaceStatus(models.TextChoices):
-    LOBBY = "lobby"
-    COUNTDOWN = "countdown"
-    RUNNING = "running"
-    FINISHED = "finished"
+    LOBBY = "lobby", _("Lobby")
+    COUNTDOWN = "countdown", _("Countdown")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
 
 
 class GameStatus(models.TextChoices):
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-    RESIGNED = "resigned"
-    TIMEOUT = "timeout"  # the race's time ran out with the game still open
+    PLAYING = "playing", _("Playing")
+    WON = "won", _("Won")
+    LOST = "lost", _("Lost")
+    RESIGNED = "resigned", _("Resigned")
+    TIMEOUT = "timeout", _("Timeout")  # the race's time ran out with the game still open
 
 
 class ModerationKind(models.TextChoices):
-    VOID = "void"
-    REINSTATE = "reinstate"  # a voided result counts again
-    FLAG = "flag"
-    CLEAR_FLAG = "clear_flag"
-    BAN = "ban"
-    UNBAN = "unban"
-    VERIFY = "verify"
+    VOID = "void", _("Void")
+    REINSTATE = "reinstate", _("Reinstate")  # a voided result counts again
+    FLAG = "flag", _("Flag")
+    CLEAR_FLAG = "clear_flag", _("Clear flag")
+    BAN = "ban", _("Ban")
+    UNBAN = "unban", _("Unban")
+    VERIFY = "verify", _("Verify")
 
 
 # The acts that switch a game's projected flag, and to what: the latest of them
@@ -132,33 +140,49 @@ GAME_SWITCHES: dict[str, tuple[str, bool]] = {
 class Race(models.Model):
     Status = RaceStatus
 
-    code = models.CharField(max_length=9, unique=True, default=race_code_new)
-    host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_races")
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
-    seed = models.BigIntegerField()
-    open_deal = models.BooleanField(default=False)
+    code = models.CharField(_("code"), max_length=9, unique=True, default=race_code_new)
+    host = models.ForeignKey(
+        Player, verbose_name=_("host"), on_delete=models.PROTECT, related_name="hosted_races"
+    )
+    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES)
+    seed = models.BigIntegerField(_("deal"))
+    open_deal = models.BooleanField(_("open deal"), default=False)
     # The seed was drawn until the solver proved the deal winnable.
-    winnable_deal = models.BooleanField(default=False)
-    time_limit_s = models.PositiveIntegerField(default=900)
-    seat_limit = models.PositiveSmallIntegerField(default=8)
-    status = models.CharField(max_length=12, choices=RaceStatus.choices, default=RaceStatus.LOBBY)
-    created_at = models.DateTimeField(auto_now_add=True)
-    starts_at = models.DateTimeField(null=True, blank=True)
-    ends_at = models.DateTimeField(null=True, blank=True)
-    version = models.BigIntegerField(default=0)
+    winnable_deal = models.BooleanField(_("winnable deal"), default=False)
+    time_limit_s = models.PositiveIntegerField(_("time limit (s)"), default=900)
+    seat_limit = models.PositiveSmallIntegerField(_("seat limit"), default=8)
+    status = models.CharField(
+        _("status"), max_length=12, choices=RaceStatus.choices, default=RaceStatus.LOBBY
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
+    version = models.BigIntegerField(_("version"), default=0)
     rematch_of = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+        "self",
+        verbose_name=_("rematch of"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch",
     )
     # The deal stays secret past the race's end until this moment: a daily deal's
     # race until the day is over for everyone (games.daily), and a challenge on it.
-    secret_until = models.DateTimeField(null=True, blank=True)
+    secret_until = models.DateTimeField(_("secret until"), null=True, blank=True)
     # A recorded game raced as a live opponent (games.challenges): its progress is
     # replayed on this race's clock, and it is ranked with the racers.
     ghost = models.ForeignKey(
-        "Game", null=True, blank=True, on_delete=models.PROTECT, related_name="ghost_races"
+        "Game",
+        verbose_name=_("recorded game"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ghost_races",
     )
 
     class Meta:
+        verbose_name = _("race")
+        verbose_name_plural = _("races")
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(seat_limit__gte=2, seat_limit__lte=8), name="race_seat_limit_2_to_8"
@@ -195,25 +219,66 @@ class Race(models.Model):
         return self.code
 
 
+class RaceEvent(models.Model):
+    """A change to a race as its sockets are told of it: the race's outbox and recent history.
+
+    Written in the transaction that made the change, with the version it took,
+    so a change is announced because it was committed, not because a socket
+    was still there to announce it (games/races/outbox.py). `payload` is the
+    message exactly as sent; announcing it again sends the same bytes.
+    `published_at` is set once the channel layer took it; rows older than the
+    history's span are deleted (docs/protocol.md, "Outbox and history").
+    """
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="events")
+    version = models.BigIntegerField()
+    kind = models.CharField(max_length=12)
+    payload = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["race", "version"], name="race_event_once_per_version"),
+        ]
+        indexes: ClassVar = [
+            # The publisher's sweep looks only for what is still unannounced.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(published_at__isnull=True),
+                name="race_event_unpublished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race_id} v{self.version} {self.kind}"
+
+
 # A racer's seat in a race's lobby. Seats are not a log: a ready mark or a presence
 # flag is current state, and no result depends on them (results come from the logs).
 class RaceEntry(models.Model):
-    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="race_entries")
-    joined_at = models.DateTimeField(auto_now_add=True)
-    ready = models.BooleanField(default=False)
+    race = models.ForeignKey(
+        Race, verbose_name=_("race"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="race_entries"
+    )
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    ready = models.BooleanField(_("ready"), default=False)
     # Open websockets of this racer on this race: the lobby shows who is here.
-    connections = models.PositiveSmallIntegerField(default=0)
-    left_at = models.DateTimeField(null=True, blank=True)
+    connections = models.PositiveSmallIntegerField(_("connections"), default=0)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("race seat")
+        verbose_name_plural = _("race seats")
         constraints: ClassVar = [
             models.UniqueConstraint(fields=["race", "player"], name="race_entry_once_per_player"),
         ]
         ordering = ("joined_at", "pk")
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.race}"
+        return _("%(player)s in %(race)s") % {"player": self.player, "race": self.race}
 
     @property
     def seated(self) -> bool:
@@ -223,27 +288,38 @@ class RaceEntry(models.Model):
 class Game(models.Model):
     Status = GameStatus
 
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games")
-    race = models.ForeignKey(
-        Race, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="games"
     )
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
-    seed = models.BigIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    race = models.ForeignKey(
+        Race,
+        verbose_name=_("race"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games",
+    )
+    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES)
+    seed = models.BigIntegerField(_("deal"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     # The projection of the move log (see the module docstring).
-    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.PLAYING)
-    cards_played = models.PositiveSmallIntegerField(default=0)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    last_seq = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.PLAYING
+    )
+    cards_played = models.PositiveSmallIntegerField(_("cards played"), default=0)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    last_seq = models.PositiveIntegerField(_("last seq"), default=0)
     # Milliseconds from started_at to when cards_played last changed: the ranking's
     # time (games.races.selectors), kept so a board of thousands sorts in the database.
-    count_reached_ms = models.PositiveIntegerField(null=True, blank=True)
+    count_reached_ms = models.PositiveIntegerField(_("count reached (ms)"), null=True, blank=True)
     # The projection of the moderation log.
-    voided = models.BooleanField(default=False)
-    flagged = models.BooleanField(default=False)
+    voided = models.BooleanField(_("voided"), default=False)
+    flagged = models.BooleanField(_("flagged"), default=False)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["race", "player"],
@@ -274,7 +350,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"game #{self.pk}"
+        return _("game #%(id)s") % {"id": self.pk}
 
     @property
     def is_over(self) -> bool:
@@ -284,15 +360,19 @@ class Game(models.Model):
 class Move(AppendOnlyModel):
     """One event of a game's log: a move, `undo` or `resign`."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
-    seq = models.PositiveIntegerField()
-    token = models.CharField(max_length=8)
-    accepted_at = models.DateTimeField()
-    client_move_id = models.CharField(max_length=64)
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="moves"
+    )
+    seq = models.PositiveIntegerField(_("seq"))
+    token = models.CharField(_("token"), max_length=8)
+    accepted_at = models.DateTimeField(_("accepted at"))
+    client_move_id = models.CharField(_("client move id"), max_length=64)
 
     objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         constraints: ClassVar = [
             models.UniqueConstraint(fields=["game", "seq"], name="move_unique_game_seq"),
             models.UniqueConstraint(
@@ -319,25 +399,38 @@ class ModerationAction(AppendOnlyModel):
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("moderator"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="moderation_actions",
     )
-    moderator_name = models.CharField(max_length=150)
-    action = models.CharField(max_length=12, choices=ModerationKind.choices)
+    moderator_name = models.CharField(_("moderator name"), max_length=150)
+    action = models.CharField(_("action"), max_length=12, choices=ModerationKind.choices)
     game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="moderation_actions"
+        Game,
+        verbose_name=_("game"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions",
     )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="moderation_actions"
+        Player,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions",
     )
-    reason = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("moderation action")
+        verbose_name_plural = _("moderation actions")
         permissions: ClassVar = [("moderate", "Can moderate games, races and players")]
         constraints: ClassVar = [
             models.CheckConstraint(
@@ -351,8 +444,15 @@ class ModerationAction(AppendOnlyModel):
         indexes: ClassVar = [models.Index(fields=["-created_at"], name="moderation_recent")]
 
     def __str__(self) -> str:
-        target = f"game #{self.game_id}" if self.game_id else f"player #{self.player_id}"
-        return f"{self.action} {target} by {self.moderator_name}"
+        if self.game_id:
+            target = _("game #%(id)s") % {"id": self.game_id}
+        else:
+            target = _("player #%(id)s") % {"id": self.player_id}
+        return _("%(action)s %(target)s by %(moderator)s") % {
+            "action": self.get_action_display(),
+            "target": target,
+            "moderator": self.moderator_name,
+        }
 
 
 # The daily deal's and the challenges' rows live in their rooms; importing them

@@ -1,4 +1,5 @@
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -11,9 +12,24 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.races.publisher import Publisher  # noqa: E402
 from games.races.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+
+class _StartsRacePublisher:
+    """The race publisher runs from the process's first request of any kind (a health
+    check will do): a process restarted after a crash sweeps what its predecessor
+    committed and never announced, whether or not a socket reaches it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        Publisher.ensure()
+        await self.app(scope, receive, send)
+
+
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # A socket from another site's page is refused before it reaches a consumer.
@@ -22,3 +38,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+application = _StartsRacePublisher(router)

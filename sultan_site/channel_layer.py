@@ -5,12 +5,13 @@ housekeeping paced.
 channels_redis (4.3) holds one lock per Redis connection for the whole of a
 publish, its network round trip included, so a process sends one broadcast at
 a time, each waiting for the event loop to read Redis's answer. Under load a
-busy process's broadcasts queued behind each other for seconds:
-bench/race_load.py (192 racers, two processes) saw 300 broadcasts still
-waiting after 2 s, each a version gap its receivers then repaired with a
-snapshot, which loaded the process further. A publish shares nothing with
-another but the client's connection pool, which is safe to use concurrently;
-only the lazy set-up of the client needs the lock.
+busy process's broadcasts queued behind each other for seconds, each a
+version gap its receivers then had to repair (docs/performance.md). A publish
+shares nothing with another but the client's connection pool, which is safe
+to use concurrently; only the lazy set-up of the client needs the lock.
+
+With several Redis servers in `hosts`, channels_redis shards: each group and
+channel lives on the server its name hashes to (docs/scaling.md).
 
 Subscriptions, the receiving task and reconnection are channels_redis's own,
 unchanged. The classes below lean on its internals (`_lock`, `_ensure_redis`,
@@ -78,8 +79,7 @@ class LocalChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
 
     Channels' layer looks through every channel and group for expired messages
     on every receive and every group send: with hundreds of sockets that scan
-    was most of a move's cost (bench/race_load.py on SQLite, 448 racers:
-    3.9 ms of CPU a move against 1.6 ms with 64). Messages expire after a
+    was most of a move's cost (docs/performance.md). Messages expire after a
     minute, so looking once a second changes nothing a client could notice.
     """
 

@@ -56,6 +56,11 @@ def env_url(name: str, schemes: set[str]) -> str | None:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return None
+    return env_url_value(name, raw, schemes)
+
+
+def env_url_value(name: str, raw: str, schemes: set[str]) -> str:
+    """`raw` checked as `env_url` checks a variable's value (`name` for the message)."""
     parts = urlsplit(raw.strip())
     if parts.scheme not in schemes:
         raise ConfigError(f"{name} must start with one of {sorted(schemes)}, got {parts.scheme!r}")

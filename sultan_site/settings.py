@@ -9,7 +9,15 @@ from pathlib import Path
 
 import dj_database_url
 
-from sultan_site.env import ConfigError, env_bool, env_int, env_list, env_str, env_url
+from sultan_site.env import (
+    ConfigError,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    env_url_value,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -49,6 +57,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language: the switch's cookie, else the browser's
+    # Accept-Language, else LANGUAGE_CODE (docs/pages.md, "Language").
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -67,6 +78,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -122,12 +134,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 _redis_url = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
 REDIS_URL = _redis_url
-if _redis_url:
+# Several Redis servers for the channel layer (comma-separated URLs): each race's
+# group lives on the one its name hashes to (docs/scaling.md). Default: REDIS_URL.
+_channel_redis = [
+    env_url_value("SULTAN_CHANNEL_REDIS_URLS", raw, {"redis", "rediss", "unix"})
+    for raw in env_list("SULTAN_CHANNEL_REDIS_URLS", [])
+] or ([_redis_url] if _redis_url else [])
+if _channel_redis:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's pub/sub layer, its broadcasts sent in parallel.
             "BACKEND": "sultan_site.channel_layer.RedisParallelPublishChannelLayer",
-            "CONFIG": {"hosts": [_redis_url]},
+            # Several deployments (or test runs) may share Redis servers: pub/sub
+            # channels are not scoped by database number, so a prefix of their own.
+            "CONFIG": {
+                "hosts": _channel_redis,
+                "prefix": env_str("SULTAN_CHANNEL_PREFIX", "asgi"),
+            },
         }
     }
 else:
@@ -140,7 +163,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# Each named in its own language: the header's switch shows them as they are.
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switch's choice lives in this cookie for a year (Django's default name).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -187,6 +216,13 @@ WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Each costs a snapshot; a reconnect loop is refused before that (games/races/limits.py).
 WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
 WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
+# Heartbeats (docs/protocol.md): the server sends a frame at least this often, and
+# closes a socket it has heard nothing from for the second (clients ping every 20 s).
+WS_HEARTBEAT_S = env_int("SULTAN_WS_HEARTBEAT_S", 20)
+WS_SILENCE_CLOSE_S = env_int("SULTAN_WS_SILENCE_CLOSE_S", 60)
+# Fault injection only: seconds the race publisher waits between a commit and its
+# announcement, so a test can kill the process in between (games/races/publisher.py).
+RACE_FAULT_PUBLISH_DELAY_S = env_int("SULTAN_FAULT_PUBLISH_DELAY_S", 0)
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

@@ -66,6 +66,8 @@ def production(
             DJANGO_LOG_LEVEL="WARNING",
             DJANGO_LOG_FORMAT="plain",
             SULTAN_RACE_COUNTDOWN_S="1",
+            # Redis pub/sub is not scoped by database number: channels of this run's own.
+            SULTAN_CHANNEL_PREFIX=f"bench-{label}-{os.getpid()}",
             **(env or {}),
         )
         log_path = Path(tmp) / "servers.log"

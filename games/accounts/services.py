@@ -17,6 +17,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
 from games.common.errors import Refused
@@ -29,7 +30,7 @@ from games.models import (
     RaceEntry,
     RaceStatus,
 )
-from games.races.services import race_bump_version
+from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,9 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         # Locked and read afresh: two sign-ups racing for one guest must not both win.
         guest = Player.objects.select_for_update().get(pk=player.pk)
         if guest.user_id is not None:
-            raise ClaimRefused("claimed", "this player already belongs to an account")
+            raise ClaimRefused("claimed", _("this player already belongs to an account"))
         if Player.objects.filter(user_id=user.pk).exists():
-            raise ClaimRefused("has_player", "this account already has a player")
+            raise ClaimRefused("has_player", _("this account already has a player"))
         guest.user_id = user.pk
         guest.nickname = user.get_username()[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])
@@ -121,14 +122,13 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
         DailyAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
         ChallengeAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
-        # Races still on show the new name at their next snapshot: a new
-        # version makes every client there ask for one.
+        # Races still on show the new name: their racers are announced again.
         for race_id in (
             Race.objects.filter(pk__in=races)
             .exclude(status=RaceStatus.FINISHED)
             .values_list("pk", flat=True)
         ):
-            race_bump_version(race_id=race_id)
+            race_announce_racers(race_id=race_id)
     return moved
 
 

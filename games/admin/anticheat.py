@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 from games.moderation.anticheat import Verdict
@@ -22,11 +24,11 @@ class SuspiciousFilter(admin.SimpleListFilter):
     records the verdicts as flags, which the "flagged" filter finds at once.
     """
 
-    title = "suspicious timing"
+    title = gettext_lazy("suspicious timing")
     parameter_name = "suspicious"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "suspicious"), ("no", "not suspicious")]
+        return [("yes", _("suspicious")), ("no", _("not suspicious"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() not in ("yes", "no"):
@@ -42,8 +44,10 @@ def verdict_cell(game: Game) -> str:
     if verdict.evidence is None:
         return "—"
     if not verdict.suspicious:
-        return "no"
-    return format_html('<strong title="{}">suspicious</strong>', "; ".join(verdict.reasons))
+        return _("no")
+    return format_html(
+        '<strong title="{}">{}</strong>', "; ".join(verdict.reasons), _("suspicious")
+    )
 
 
 def verdict_detail(verdict: Verdict) -> str:

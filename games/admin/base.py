@@ -10,6 +10,7 @@ from django.contrib.admin import helpers
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy
 
 from games.models import MODERATE_PERMISSION
 
@@ -66,7 +67,8 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         max_length=2000,
-        help_text="Recorded with the action and shown in the moderation log.",
+        label=gettext_lazy("Reason"),
+        help_text=gettext_lazy("Recorded with the action and shown in the moderation log."),
     )
 
 

@@ -20,7 +20,10 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.admin.anticheat import SuspiciousFilter, verdict_cell, verdict_detail
 from games.admin.base import (
@@ -57,11 +60,11 @@ def replay_url(game_id: int, seq: int) -> str:
 def _opens_when(game: Game) -> str:
     if game.race is not None:
         return race_opens_when(race=game.race)
-    return "the game is over"
+    return _("the game is over")
 
 
 def _seconds(delta: timedelta | None) -> str:
-    return "—" if delta is None else f"{delta.total_seconds():.3f} s"
+    return "—" if delta is None else _("%(seconds).3f s") % {"seconds": delta.total_seconds()}
 
 
 class MoveInline(TabularInline):
@@ -91,22 +94,26 @@ class MoveInline(TabularInline):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return can_moderate(request)
 
-    @admin.display(description="gap")
+    @admin.display(description=gettext_lazy("gap"))
     def gap(self, move: Move) -> str:
         previous = getattr(move, "previous_at", None)
         return "—" if previous is None else _seconds(move.accepted_at - previous)
 
-    @admin.display(description="replay")
+    @admin.display(description=gettext_lazy("replay"))
     def replay(self, move: Move) -> str:
-        return format_html('<a href="{}">move {}</a>', replay_url(move.game_id, move.seq), move.seq)
+        return format_html(
+            '<a href="{}">{}</a>',
+            replay_url(move.game_id, move.seq),
+            _("move %(seq)d") % {"seq": move.seq},
+        )
 
 
 class GameKindFilter(admin.SimpleListFilter):
-    title = "kind"
+    title = gettext_lazy("kind")
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("race", "race"), ("practice", "practice")]
+        return [("race", _("race")), ("practice", _("practice"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "race":
@@ -117,7 +124,10 @@ class GameKindFilter(admin.SimpleListFilter):
 
 
 class RecordUploadForm(forms.Form):
-    record = forms.FileField(help_text="A game record as described in docs/record-format.md.")
+    record = forms.FileField(
+        label=gettext_lazy("Record"),
+        help_text=gettext_lazy("A game record as described in docs/record-format.md."),
+    )
 
 
 @admin.register(Game)
@@ -163,48 +173,54 @@ class GameAdmin(ModerationOnlyAdmin):
     change_form_template = "admin/games/game/change_form.html"
     change_list_template = "admin/games/game/change_list.html"
 
-    @admin.display(description="duration")
+    @admin.display(description=gettext_lazy("duration"))
     def duration(self, game: Game) -> str:
         if game.started_at is None or game.finished_at is None:
             return "—"
         return _seconds(game.finished_at - game.started_at)
 
-    @admin.display(description="moves", ordering="last_seq")
+    @admin.display(description=gettext_lazy("moves"), ordering="last_seq")
     def moves(self, game: Game) -> int:
         return game.last_seq
 
-    @admin.display(description="flags")
+    @admin.display(description=gettext_lazy("flags"))
     def flags(self, game: Game) -> str:
-        marks = [name for name, on in (("flagged", game.flagged), ("void", game.voided)) if on]
+        marks = [
+            name for name, on in ((_("flagged"), game.flagged), (_("void"), game.voided)) if on
+        ]
         return ", ".join(marks) or "—"
 
-    @admin.display(description="move timing")
+    @admin.display(description=gettext_lazy("move timing"))
     def timing(self, game: Game) -> str:
         return game_timing(game=game).summary()
 
-    @admin.display(description="timing verdict")
+    @admin.display(description=gettext_lazy("timing verdict"))
     def suspicious(self, game: Game) -> str:
         return verdict_cell(game)
 
-    @admin.display(description="anti-cheat")
+    @admin.display(description=gettext_lazy("anti-cheat"))
     def anticheat(self, game: Game) -> str:
         return verdict_detail(game_verdict(game=game))
 
-    @admin.display(description="deal")
+    @admin.display(description=gettext_lazy("deal"))
     def deal(self, game: Game) -> str:
         public = race_deal_public(race=game.race) if game.race is not None else game.is_over
-        return str(game.seed) if public else f"secret until {_opens_when(game)}"
+        return (
+            str(game.seed) if public else _("secret until %(when)s") % {"when": _opens_when(game)}
+        )
 
-    @admin.display(description="links")
+    @admin.display(description=gettext_lazy("links"))
     def links(self, game: Game) -> str:
         if not game_deal_open_to_moderators(game=game):
             # The replay viewer refuses too; the record would carry the deal.
-            return f"the replay and the record open when {_opens_when(game)}"
+            return _("the replay and the record open when %(when)s") % {"when": _opens_when(game)}
         record = reverse("admin:games_game_record", args=[game.pk])
         return format_html(
-            '<a href="{}">replay at the last move</a> · <a href="{}">download the record</a>',
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
             replay_url(game.pk, game.last_seq),
+            _("replay at the last move"),
             record,
+            _("download the record"),
         )
 
     def change_view(
@@ -246,8 +262,10 @@ class GameAdmin(ModerationOnlyAdmin):
             text = game_record(game=game, viewer=None, as_moderator=True)
         except RecordHidden:
             return HttpResponseForbidden(
-                "The record carries the deal: it opens when the game (a race game: its race)"
-                " is over.",
+                _(
+                    "The record carries the deal: it opens when the game (a race game: its race)"
+                    " is over."
+                ),
                 content_type="text/plain; charset=utf-8",
             )
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
@@ -258,13 +276,18 @@ class GameAdmin(ModerationOnlyAdmin):
         self._refuse_unless_moderator(request)
         game = get_object_or_404(Game.objects.select_related("player"), pk=game_id)
         if kind not in self._ACTS:
-            raise Http404(f"no moderation act {kind!r}")
+            raise Http404(_("no moderation act %(kind)r") % {"kind": kind})
         title = self._ACTS[kind][0]
         form = ReasonForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             self._apply(request, kind, [game], form.cleaned_data["reason"])
             return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
-        return reason_page(request, title=f"{title}: game #{game.pk}", targets=[game], form=form)
+        return reason_page(
+            request,
+            title=_("%(act)s: game #%(game)d") % {"act": title, "game": game.pk},
+            targets=[game],
+            form=form,
+        )
 
     def verify_record_view(self, request: HttpRequest) -> HttpResponse:
         self._refuse_unless_moderator(request)
@@ -275,17 +298,17 @@ class GameAdmin(ModerationOnlyAdmin):
             raw = upload.read(MAX_RECORD_BYTES + 1)
             try:
                 if len(raw) > MAX_RECORD_BYTES:
-                    raise RecordError(0, "the file is larger than a record can be")
+                    raise RecordError(0, _("the file is larger than a record can be"))
                 verified = verify_record(raw.decode("utf-8"))
             except UnicodeDecodeError:
-                outcome = {"error": "the file is not UTF-8 text"}
+                outcome = {"error": _("the file is not UTF-8 text")}
             except RecordError as error:
                 outcome = {"error": str(error)}
             else:
                 outcome = {"verified": verified}
         context = {
             **self.admin_site.each_context(request),
-            "title": "Verify a game record",
+            "title": _("Verify a game record"),
             "form": form,
             "opts": self.model._meta,
             **outcome,
@@ -295,13 +318,25 @@ class GameAdmin(ModerationOnlyAdmin):
     # Moderation acts -------------------------------------------------------
 
     # kind: (the page's title, the moderation service, what the report says was done)
-    _ACTS: dict[str, tuple[str, str, str]] = {
-        "verify": ("Verify the replay", "game_verify", "replay verified"),
-        "void": ("Void the result", "game_void", "result voided"),
-        "reinstate": ("Reinstate the result", "game_reinstate", "result reinstated"),
-        "flag": ("Flag", "game_flag", "flagged"),
-        "clear_flag": ("Clear the flag", "game_clear_flag", "flag cleared"),
-        "ban": ("Ban the player", "player_ban", "player banned"),
+    _ACTS: dict[str, tuple[Promise, str, Promise]] = {
+        "verify": (
+            gettext_lazy("Verify the replay"),
+            "game_verify",
+            gettext_lazy("replay verified"),
+        ),
+        "void": (gettext_lazy("Void the result"), "game_void", gettext_lazy("result voided")),
+        "reinstate": (
+            gettext_lazy("Reinstate the result"),
+            "game_reinstate",
+            gettext_lazy("result reinstated"),
+        ),
+        "flag": (gettext_lazy("Flag"), "game_flag", gettext_lazy("flagged")),
+        "clear_flag": (
+            gettext_lazy("Clear the flag"),
+            "game_clear_flag",
+            gettext_lazy("flag cleared"),
+        ),
+        "ban": (gettext_lazy("Ban the player"), "player_ban", gettext_lazy("player banned")),
     }
 
     def _apply(self, request: HttpRequest, kind: str, games: list[Game], reason: str) -> None:
@@ -311,20 +346,22 @@ class GameAdmin(ModerationOnlyAdmin):
         for game in games:
             try:
                 if kind == "verify":
-                    _, mismatches = moderation.game_verify(
+                    _action, mismatches = moderation.game_verify(
                         game=game, moderator=moderator, reason=reason
                     )
                     if mismatches:
                         refused.extend(str(m) for m in mismatches)
                     else:
-                        done.append(f"game #{game.pk}: the replay matches")
+                        done.append(_("game #%(game)d: the replay matches") % {"game": game.pk})
                 elif kind == "ban":
                     moderation.player_ban(player=game.player, moderator=moderator, reason=reason)
-                    done.append(f"{game.player} banned")
+                    done.append(_("%(player)s banned") % {"player": game.player})
                 else:
-                    _, service, outcome = self._ACTS[kind]
+                    _title, service, outcome = self._ACTS[kind]
                     getattr(moderation, service)(game=game, moderator=moderator, reason=reason)
-                    done.append(f"game #{game.pk}: {outcome}")
+                    done.append(
+                        _("game #%(game)d: %(outcome)s") % {"game": game.pk, "outcome": outcome}
+                    )
             except ModerationRefused as error:
                 refused.append(str(error))
         report(request, done, refused)
@@ -342,33 +379,33 @@ class GameAdmin(ModerationOnlyAdmin):
             form = ReasonForm()
         return reason_page(
             request,
-            title=self._ACTS[kind][0],
+            title=str(self._ACTS[kind][0]),
             targets=games,
             form=form,
             action=request.POST.get("action", ""),
             selected=[str(g.pk) for g in games],
         )
 
-    @admin.action(description="Verify the replay of the selected games")
+    @admin.action(description=gettext_lazy("Verify the replay of the selected games"))
     def verify_replays(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "verify")
 
-    @admin.action(description="Void the results of the selected games")
+    @admin.action(description=gettext_lazy("Void the results of the selected games"))
     def void_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "void")
 
-    @admin.action(description="Reinstate the voided results of the selected games")
+    @admin.action(description=gettext_lazy("Reinstate the voided results of the selected games"))
     def reinstate_results(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "reinstate")
 
-    @admin.action(description="Flag the selected games")
+    @admin.action(description=gettext_lazy("Flag the selected games"))
     def flag_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "flag")
 
-    @admin.action(description="Clear the flags of the selected games")
+    @admin.action(description=gettext_lazy("Clear the flags of the selected games"))
     def clear_flags(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "clear_flag")
 
-    @admin.action(description="Ban the players of the selected games")
+    @admin.action(description=gettext_lazy("Ban the players of the selected games"))
     def ban_players(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return self._bulk(request, queryset, "ban")

@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
 from games.models import ModerationAction, Player, Race
@@ -16,11 +18,15 @@ from games.store.selectors import race_deal_public, race_opens_when
 
 
 class PlayerKindFilter(admin.SimpleListFilter):
-    title = "kind"
+    title = gettext_lazy("kind")
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("account", "account"), ("guest", "guest"), ("banned", "banned")]
+        return [
+            ("account", _("account")),
+            ("guest", _("guest")),
+            ("banned", _("banned")),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         match self.value():
@@ -47,11 +53,11 @@ class PlayerAdmin(ModerationOnlyAdmin):
         annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
         return annotated
 
-    @admin.display(description="kind")
+    @admin.display(description=gettext_lazy("kind"))
     def kind(self, player: Player) -> str:
-        return "guest" if player.is_guest else "account"
+        return _("guest") if player.is_guest else _("account")
 
-    @admin.display(description="games", ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="game_count")
     def game_count(self, player: Player) -> int:
         return int(getattr(player, "game_count", 0))
 
@@ -68,25 +74,28 @@ class PlayerAdmin(ModerationOnlyAdmin):
                         moderator=moderator_of(request),
                         reason=form.cleaned_data["reason"],
                     )
-                    done.append(f"{player} {'unbanned' if unban else 'banned'}")
+                    done.append(
+                        (_("%(player)s unbanned") if unban else _("%(player)s banned"))
+                        % {"player": player}
+                    )
                 except ModerationRefused as error:
                     refused.append(str(error))
             report(request, done, refused)
             return None
         return reason_page(
             request,
-            title="Lift the ban" if unban else "Ban",
+            title=_("Lift the ban") if unban else _("Ban"),
             targets=players,
             form=form,
             action=request.POST.get("action", ""),
             selected=[str(p.pk) for p in players],
         )
 
-    @admin.action(description="Ban the selected players")
+    @admin.action(description=gettext_lazy("Ban the selected players"))
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
         return self._act(request, queryset, unban=False)
 
-    @admin.action(description="Lift the ban on the selected players")
+    @admin.action(description=gettext_lazy("Lift the ban on the selected players"))
     def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> Any:
         return self._act(request, queryset, unban=True)
 
@@ -119,14 +128,14 @@ class RaceAdmin(ModerationOnlyAdmin):
     )
     readonly_fields = ("deal",)
 
-    @admin.display(description="deal")
+    @admin.display(description=gettext_lazy("deal"))
     def deal(self, race: Race) -> str:
         # A secret deal stays secret from moderators too until the race ends:
         # a moderator may be racing, and the number tells every stock's order.
         return (
             str(race.seed)
             if race_deal_public(race=race)
-            else f"secret until {race_opens_when(race=race)}"
+            else _("secret until %(when)s") % {"when": race_opens_when(race=race)}
         )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -134,7 +143,7 @@ class RaceAdmin(ModerationOnlyAdmin):
         annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
         return annotated
 
-    @admin.display(description="games", ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="game_count")
     def game_count(self, race: Race) -> int:
         return int(getattr(race, "game_count", 0))
 

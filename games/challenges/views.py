@@ -23,9 +23,9 @@ from games.challenges.services import (
     challenge_attempt_start,
     challenge_create,
 )
+from games.i18n.labels import variant_label
 from games.models import Game
 from games.store.selectors import race_has_ended
-from games.templatetags.site_tags import variant_label
 
 
 @require_POST

@@ -28,7 +28,7 @@ from games.daily.services import (
     daily_attempts_close_overdue,
 )
 from games.engine import DEFAULT_VARIANT, VARIANTS
-from games.templatetags.site_tags import variant_label
+from games.i18n.labels import variant_label
 
 SHOWN_ROWS: Final = 100  # the top of the board; the visitor's own row is added below it
 

@@ -1,8 +1,12 @@
-"""A log's position: the engine state plus what `undo` needs to take moves back.
+"""A log's position: the engine state plus the states `undo` can go back to.
 
-The engine's `replay` rebuilds a whole log; the store advances one event at a
-time (and caches the result), so it keeps the take-back history itself, as
-an immutable linked stack that successive positions share.
+One way to step a log, as python-chess's `push`/`pop`: `push` plays a move and
+remembers the state before it, `pop` takes the latest one back. The history is
+an immutable linked stack that successive positions share, so the store can
+cache every position of a game cheaply. `replay` (the engine's public fold
+over a log) and the store's `advance` (which adds the log events a server
+writes: resignations and timeouts, and which refuses take-backs in a race or
+after the end) are both built on it.
 """
 
 from __future__ import annotations
@@ -11,7 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
-from games.engine import UNDO, GameState, IllegalMove, apply_with_events, new_game
+from games.engine.errors import IllegalMove
+from games.engine.notation import UNDO
+from games.engine.rules import apply_with_events, new_game, step_token
+from games.engine.state import GameState
 
 RESIGN: Final = "resign"
 RESIGNED: Final = "resigned"
@@ -43,42 +50,54 @@ class Position:
     def status(self) -> str:
         return self.state.status
 
+    def push(self, token: str) -> Position:
+        """The position after a move (raises InvalidMove / IllegalMove)."""
+        return Position(step_token(self.state, token), _Taken(self.state, self.history))
+
+    def push_with_events(self, token: str) -> tuple[Position, list[Event]]:
+        after, events = apply_with_events(self.state, token)
+        return Position(after, _Taken(self.state, self.history)), events
+
+    def pop(self) -> Position:
+        """The position before the latest move not yet taken back."""
+        if self.history is None:
+            raise IllegalMove("undo: there is no move to take back", "nothing_to_undo")
+        return Position(self.history.state, self.history.below)
+
+
+def replay(seed: int, variant: str, tokens: list[str]) -> GameState:
+    """The state a log leads to. `undo` takes back the latest move not yet taken back."""
+    position = Position.start(seed, variant)
+    for token in tokens:
+        position = position.pop() if token == UNDO else position.push(token)
+    return position.state
+
 
 def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Position, list[Event]]:
     """The position after one log event, and the events a renderer needs.
 
     Raises the engine's InvalidMove / IllegalMove. `take_backs` is False in a
-    race: there `undo` is illegal.
+    race: there `undo` is illegal. A game that is over takes no further event.
     """
     state = position.state
     if token in (RESIGN, TIMEOUT):
         if state.is_over:
-            raise IllegalMove(f"{token}: the game is over ({state.status})")
+            raise IllegalMove(
+                f"{token}: the game is over ({state.status})", "over", status=state.status
+            )
         status = RESIGNED if token == RESIGN else TIMEOUT
         return Position(state._replace(status=status), position.history), [
             {"type": "status", "status": status}
         ]
     if token == UNDO:
         if not take_backs:
-            raise IllegalMove("undo: races have no take-backs")
+            raise IllegalMove("undo: races have no take-backs", "no_take_backs")
         if state.is_over:
-            raise IllegalMove(f"undo: the game is over ({state.status})")
-        if position.history is None:
-            raise IllegalMove("undo: there is no move to take back")
-        taken = position.history
-        return Position(taken.state, taken.below), [{"type": "undo"}]
-    after, events = apply_with_events(state, token)
-    return Position(after, _Taken(state, position.history)), events
-
-
-def replay_log(
-    seed: int, variant: str, tokens: list[str], *, take_backs: bool, start: Position | None = None
-) -> Position:
-    """Replay `tokens` from `start` (or the deal); raises on the first bad event."""
-    position = start if start is not None else Position.start(seed, variant)
-    for token in tokens:
-        position, _ = advance(position, token, take_backs=take_backs)
-    return position
+            raise IllegalMove(
+                f"undo: the game is over ({state.status})", "over", status=state.status
+            )
+        return position.pop(), [{"type": "undo"}]
+    return position.push_with_events(token)
 
 
 T = TypeVar("T")

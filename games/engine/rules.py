@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine.cards import CARD_PLACES, TOTAL_TO_PLAY, deal_cards
 from games.engine.errors import IllegalMove
-from games.engine.notation import MOVES, SLOT_LETTERS, UNDO, Move, parse_move
+from games.engine.notation import MOVES, SLOT_LETTERS, Move, parse_move
 from games.engine.state import LOST, PLAYING, WON, GameState
 from games.engine.variants import (
     DEFAULT_VARIANT,
@@ -70,21 +70,21 @@ def _redealt(state: GameState, rules: Variant) -> tuple[str, ...]:
 def _step(state: GameState, move: Move, events: list[Event] | None) -> GameState:
     """Apply a parsed move; `events`, when given, collects what a renderer needs."""
     if state.status != PLAYING:
-        raise IllegalMove(f"{move}: the game is over ({state.status})")
+        raise IllegalMove(f"{move}: the game is over ({state.status})", "over", status=state.status)
     rules = _RULES[state.variant]
     kind = move.kind
     variant, seed, played, reserve, waste, stock, redeals_left, _ = state
 
     if kind == "draw":
         if not stock:
-            raise IllegalMove("draw: the stock is empty")
+            raise IllegalMove("draw: the stock is empty", "stock_empty")
         card = stock[0]
         waste, stock = (*waste, card), stock[1:]
         if events is not None:
             events.append({"type": "move", "card": card, "from": "stock", "to": "waste"})
     elif kind == "redeal":
         if stock or not waste or not redeals_left:
-            raise IllegalMove(_why_no_redeal(state))
+            raise IllegalMove(*_why_no_redeal(state))
         stock, waste = _redealt(state, rules), ()
         redeals_left -= 1
         if events is not None:
@@ -93,19 +93,33 @@ def _step(state: GameState, move: Move, events: list[Event] | None) -> GameState
         f = move.foundation
         if move.slot < 0:
             if not waste:
-                raise IllegalMove(f"{move}: the waste is empty")
+                raise IllegalMove(f"{move}: the waste is empty", "waste_empty")
             card = waste[-1]
             source = "waste"
         else:
             if move.slot >= rules.slots:
-                raise IllegalMove(f"{move}: {state.variant} has no slot {SLOT_LETTERS[move.slot]}")
+                raise IllegalMove(
+                    f"{move}: {state.variant} has no slot {SLOT_LETTERS[move.slot]}",
+                    "no_slot",
+                    slot=SLOT_LETTERS[move.slot],
+                    variant=state.variant,
+                )
             slot_card = reserve[move.slot]
             if slot_card is None:
-                raise IllegalMove(f"{move}: slot {SLOT_LETTERS[move.slot]} is empty")
+                raise IllegalMove(
+                    f"{move}: slot {SLOT_LETTERS[move.slot]} is empty",
+                    "slot_empty",
+                    slot=SLOT_LETTERS[move.slot],
+                )
             card = slot_card
             source = f"reserve:{SLOT_LETTERS[move.slot]}"
         if not _target(card, played, f):
-            raise IllegalMove(f"{move}: foundation {f + 1} does not take {card}")
+            raise IllegalMove(
+                f"{move}: foundation {f + 1} does not take {card}",
+                "foundation_refuses",
+                foundation=f + 1,
+                card=card,
+            )
         played = (*played[:f], played[f] + 1, *played[f + 1 :])
         if events is not None:
             events.append(
@@ -123,13 +137,22 @@ def _step(state: GameState, move: Move, events: list[Event] | None) -> GameState
     else:  # to_reserve
         letter = SLOT_LETTERS[move.slot]
         if rules.auto_refill:
-            raise IllegalMove(f"{move}: in {state.variant} only the stock fills the reserve")
+            raise IllegalMove(
+                f"{move}: in {state.variant} only the stock fills the reserve",
+                "stock_fills_reserve",
+                variant=state.variant,
+            )
         if move.slot >= rules.slots:
-            raise IllegalMove(f"{move}: {state.variant} has no slot {letter}")
+            raise IllegalMove(
+                f"{move}: {state.variant} has no slot {letter}",
+                "no_slot",
+                slot=letter,
+                variant=state.variant,
+            )
         if reserve[move.slot] is not None:
-            raise IllegalMove(f"{move}: slot {letter} is not empty")
+            raise IllegalMove(f"{move}: slot {letter} is not empty", "slot_taken", slot=letter)
         if not waste:
-            raise IllegalMove(f"{move}: the waste is empty")
+            raise IllegalMove(f"{move}: the waste is empty", "waste_empty")
         card = waste[-1]
         waste = waste[:-1]
         reserve = (*reserve[: move.slot], card, *reserve[move.slot + 1 :])
@@ -148,12 +171,12 @@ def _step(state: GameState, move: Move, events: list[Event] | None) -> GameState
     return after
 
 
-def _why_no_redeal(state: GameState) -> str:
+def _why_no_redeal(state: GameState) -> tuple[str, str]:
     if state.stock:
-        return "redeal: the stock is not empty yet"
+        return "redeal: the stock is not empty yet", "stock_not_empty"
     if not state.waste:
-        return "redeal: the waste is empty"
-    return "redeal: no redeals left"
+        return "redeal: the waste is empty", "waste_empty"
+    return "redeal: no redeals left", "no_redeals"
 
 
 def apply(state: GameState, token: str) -> GameState:
@@ -189,17 +212,7 @@ def legal_moves(state: GameState) -> list[str]:
     return moves
 
 
-def replay(seed: int, variant: str, tokens: list[str]) -> GameState:
-    """The state a log leads to. `undo` takes back the latest move not yet taken back."""
-    state = new_game(seed, variant)
-    history: list[GameState] = []
-    for token in tokens:
-        if token == UNDO:
-            if not history:
-                raise IllegalMove("undo: there is no move to take back")
-            state = history.pop()
-            continue
-        move = MOVES.get(token) if isinstance(token, str) else None
-        history.append(state)
-        state = _step(state, move if move is not None else parse_move(token), None)
-    return state
+def step_token(state: GameState, token: str) -> GameState:
+    """`apply` with the table of known tokens first: replays step many logs."""
+    move = MOVES.get(token) if isinstance(token, str) else None
+    return _step(state, move if move is not None else parse_move(token), None)

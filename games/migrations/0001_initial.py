@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,151 +15,360 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('sultan', 'sultan'), ('sultan-8', 'sultan-8'), ('pysolfc', 'pysolfc'), ('pysolfc-8', 'pysolfc-8')], max_length=16)),
-                ('seed', models.BigIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('won', 'Won'), ('lost', 'Lost'), ('resigned', 'Resigned')], default='playing', max_length=10)),
-                ('cards_played', models.PositiveSmallIntegerField(default=0)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('last_seq', models.PositiveIntegerField(default=0)),
-                ('voided', models.BooleanField(default=False)),
-                ('flagged', models.BooleanField(default=False)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[
+                            ("sultan", "sultan"),
+                            ("sultan-8", "sultan-8"),
+                            ("pysolfc", "pysolfc"),
+                            ("pysolfc-8", "pysolfc-8"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("seed", models.BigIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("playing", "Playing"),
+                            ("won", "Won"),
+                            ("lost", "Lost"),
+                            ("resigned", "Resigned"),
+                        ],
+                        default="playing",
+                        max_length=10,
+                    ),
+                ),
+                ("cards_played", models.PositiveSmallIntegerField(default=0)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("last_seq", models.PositiveIntegerField(default=0)),
+                ("voided", models.BooleanField(default=False)),
+                ("flagged", models.BooleanField(default=False)),
             ],
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('nickname', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('banned_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("nickname", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("banned_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ModerationAction',
+            name="ModerationAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('moderator_name', models.CharField(max_length=150)),
-                ('action', models.CharField(choices=[('void', 'Void'), ('flag', 'Flag'), ('clear_flag', 'Clear Flag'), ('ban', 'Ban'), ('unban', 'Unban'), ('verify', 'Verify')], max_length=12)),
-                ('reason', models.TextField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='moderation_actions', to='games.game')),
-                ('moderator', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='moderation_actions', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='moderation_actions', to='games.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("moderator_name", models.CharField(max_length=150)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("void", "Void"),
+                            ("flag", "Flag"),
+                            ("clear_flag", "Clear Flag"),
+                            ("ban", "Ban"),
+                            ("unban", "Unban"),
+                            ("verify", "Verify"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("reason", models.TextField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moderation_actions",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "moderator",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="moderation_actions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moderation_actions",
+                        to="games.player",
+                    ),
+                ),
             ],
             options={
-                'permissions': [('moderate', 'Can moderate games, races and players')],
+                "permissions": [("moderate", "Can moderate games, races and players")],
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games', to='games.player'),
+            model_name="game",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="games", to="games.player"
+            ),
         ),
         migrations.CreateModel(
-            name='Race',
+            name="Race",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(default=games.models.race_code_new, max_length=9, unique=True)),
-                ('variant', models.CharField(choices=[('sultan', 'sultan'), ('sultan-8', 'sultan-8'), ('pysolfc', 'pysolfc'), ('pysolfc-8', 'pysolfc-8')], max_length=16)),
-                ('seed', models.BigIntegerField()),
-                ('open_deal', models.BooleanField(default=False)),
-                ('time_limit_s', models.PositiveIntegerField(default=900)),
-                ('seat_limit', models.PositiveSmallIntegerField(default=8)),
-                ('status', models.CharField(choices=[('lobby', 'Lobby'), ('countdown', 'Countdown'), ('running', 'Running'), ('finished', 'Finished')], default='lobby', max_length=12)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('starts_at', models.DateTimeField(blank=True, null=True)),
-                ('ends_at', models.DateTimeField(blank=True, null=True)),
-                ('version', models.BigIntegerField(default=0)),
-                ('host', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hosted_races', to='games.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "code",
+                    models.CharField(default=games.models.race_code_new, max_length=9, unique=True),
+                ),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[
+                            ("sultan", "sultan"),
+                            ("sultan-8", "sultan-8"),
+                            ("pysolfc", "pysolfc"),
+                            ("pysolfc-8", "pysolfc-8"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("seed", models.BigIntegerField()),
+                ("open_deal", models.BooleanField(default=False)),
+                ("time_limit_s", models.PositiveIntegerField(default=900)),
+                ("seat_limit", models.PositiveSmallIntegerField(default=8)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("lobby", "Lobby"),
+                            ("countdown", "Countdown"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="lobby",
+                        max_length=12,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("starts_at", models.DateTimeField(blank=True, null=True)),
+                ("ends_at", models.DateTimeField(blank=True, null=True)),
+                ("version", models.BigIntegerField(default=0)),
+                (
+                    "host",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="hosted_races",
+                        to="games.player",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='game',
-            name='race',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='games.race'),
+            model_name="game",
+            name="race",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="games",
+                to="games.race",
+            ),
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('token', models.CharField(max_length=8)),
-                ('accepted_at', models.DateTimeField()),
-                ('client_move_id', models.CharField(max_length=64)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moves', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("token", models.CharField(max_length=8)),
+                ("accepted_at", models.DateTimeField()),
+                ("client_move_id", models.CharField(max_length=64)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moves",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='move_unique_game_seq'), models.UniqueConstraint(fields=('game', 'client_move_id'), name='move_unique_game_client_move_id'), models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='move_seq_positive'), models.CheckConstraint(condition=models.Q(('client_move_id', ''), _negated=True), name='move_client_move_id_not_empty')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="move_unique_game_seq"),
+                    models.UniqueConstraint(
+                        fields=("game", "client_move_id"), name="move_unique_game_client_move_id"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("seq__gte", 1)), name="move_seq_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("client_move_id", ""), _negated=True),
+                        name="move_client_move_id_not_empty",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('nickname', ''), _negated=True), name='player_nickname_not_empty'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("nickname", ""), _negated=True),
+                name="player_nickname_not_empty",
+            ),
         ),
         migrations.AddIndex(
-            model_name='moderationaction',
-            index=models.Index(fields=['-created_at'], name='moderation_recent'),
+            model_name="moderationaction",
+            index=models.Index(fields=["-created_at"], name="moderation_recent"),
         ),
         migrations.AddConstraint(
-            model_name='moderationaction',
-            constraint=models.CheckConstraint(condition=models.Q(('game__isnull', False), ('player__isnull', False), _connector='OR'), name='moderation_has_target'),
+            model_name="moderationaction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("game__isnull", False), ("player__isnull", False), _connector="OR"
+                ),
+                name="moderation_has_target",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='moderationaction',
-            constraint=models.CheckConstraint(condition=models.Q(('action__in', ['void', 'flag', 'clear_flag', 'ban', 'unban', 'verify'])), name='moderation_action_valid'),
+            model_name="moderationaction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("action__in", ["void", "flag", "clear_flag", "ban", "unban", "verify"])
+                ),
+                name="moderation_action_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='race',
-            constraint=models.CheckConstraint(condition=models.Q(('seat_limit__gte', 2), ('seat_limit__lte', 8)), name='race_seat_limit_2_to_8'),
+            model_name="race",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat_limit__gte", 2), ("seat_limit__lte", 8)),
+                name="race_seat_limit_2_to_8",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='race',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__gte', 0), ('seed__lt', 9223372036854775808)), name='race_seed_in_range'),
+            model_name="race",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed__gte", 0), ("seed__lt", 9223372036854775808)),
+                name="race_seed_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='race',
-            constraint=models.CheckConstraint(condition=models.Q(('time_limit_s__gt', 0)), name='race_time_limit_positive'),
+            model_name="race",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("time_limit_s__gt", 0)), name="race_time_limit_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='race',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['lobby', 'countdown', 'running', 'finished'])), name='race_status_valid'),
+            model_name="race",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["lobby", "countdown", "running", "finished"])),
+                name="race_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='race',
-            constraint=models.CheckConstraint(condition=models.Q(('variant__in', ['sultan', 'sultan-8', 'pysolfc', 'pysolfc-8'])), name='race_variant_valid'),
+            model_name="race",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("variant__in", ["sultan", "sultan-8", "pysolfc", "pysolfc-8"])),
+                name="race_variant_valid",
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['player', '-created_at'], name='game_player_recent'),
+            model_name="game",
+            index=models.Index(fields=["player", "-created_at"], name="game_player_recent"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(condition=models.Q(('race__isnull', False)), fields=('race', 'player'), name='game_one_per_player_per_race'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("race__isnull", False)),
+                fields=("race", "player"),
+                name="game_one_per_player_per_race",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__gte', 0), ('seed__lt', 9223372036854775808)), name='game_seed_in_range'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed__gte", 0), ("seed__lt", 9223372036854775808)),
+                name="game_seed_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('variant__in', ['sultan', 'sultan-8', 'pysolfc', 'pysolfc-8'])), name='game_variant_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("variant__in", ["sultan", "sultan-8", "pysolfc", "pysolfc-8"])),
+                name="game_variant_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['playing', 'won', 'lost', 'resigned'])), name='game_status_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["playing", "won", "lost", "resigned"])),
+                name="game_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('cards_played__lte', 95)), name='game_cards_played_max'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("cards_played__lte", 95)), name="game_cards_played_max"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'playing'), ('finished_at__isnull', True)), models.Q(models.Q(('status', 'playing'), _negated=True), ('finished_at__isnull', False)), _connector='OR'), name='game_finished_at_iff_over'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "playing"), ("finished_at__isnull", True)),
+                    models.Q(
+                        models.Q(("status", "playing"), _negated=True),
+                        ("finished_at__isnull", False),
+                    ),
+                    _connector="OR",
+                ),
+                name="game_finished_at_iff_over",
+            ),
         ),
     ]

@@ -5,55 +5,88 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_append_only_triggers'),
+        ("games", "0002_append_only_triggers"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RaceEntry',
+            name="RaceEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('ready', models.BooleanField(default=False)),
-                ('connections', models.PositiveSmallIntegerField(default=0)),
-                ('left_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                ("ready", models.BooleanField(default=False)),
+                ("connections", models.PositiveSmallIntegerField(default=0)),
+                ("left_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ('joined_at', 'pk'),
+                "ordering": ("joined_at", "pk"),
             },
         ),
         migrations.RemoveConstraint(
-            model_name='game',
-            name='game_status_valid',
+            model_name="game",
+            name="game_status_valid",
         ),
         migrations.AddField(
-            model_name='race',
-            name='rematch_of',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch', to='games.race'),
+            model_name="race",
+            name="rematch_of",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch",
+                to="games.race",
+            ),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('playing', 'Playing'), ('won', 'Won'), ('lost', 'Lost'), ('resigned', 'Resigned'), ('timeout', 'Timeout')], default='playing', max_length=10),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("playing", "Playing"),
+                    ("won", "Won"),
+                    ("lost", "Lost"),
+                    ("resigned", "Resigned"),
+                    ("timeout", "Timeout"),
+                ],
+                default="playing",
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['playing', 'won', 'lost', 'resigned', 'timeout'])), name='game_status_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status__in", ["playing", "won", "lost", "resigned", "timeout"])
+                ),
+                name="game_status_valid",
+            ),
         ),
         migrations.AddField(
-            model_name='raceentry',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='race_entries', to='games.player'),
+            model_name="raceentry",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="race_entries",
+                to="games.player",
+            ),
         ),
         migrations.AddField(
-            model_name='raceentry',
-            name='race',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='games.race'),
+            model_name="raceentry",
+            name="race",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="entries", to="games.race"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='raceentry',
-            constraint=models.UniqueConstraint(fields=('race', 'player'), name='race_entry_once_per_player'),
+            model_name="raceentry",
+            constraint=models.UniqueConstraint(
+                fields=("race", "player"), name="race_entry_once_per_player"
+            ),
         ),
     ]

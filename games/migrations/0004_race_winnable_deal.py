@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_race_lobby'),
+        ("games", "0003_race_lobby"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='race',
-            name='winnable_deal',
+            model_name="race",
+            name="winnable_deal",
             field=models.BooleanField(default=False),
         ),
     ]

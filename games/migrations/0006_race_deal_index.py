@@ -4,14 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_moderation_reinstate'),
+        ("games", "0005_moderation_reinstate"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='race',
-            index=models.Index(condition=models.Q(('status', 'finished'), _negated=True), fields=['seed', 'variant'], name='race_deal_not_finished'),
+            model_name="race",
+            index=models.Index(
+                condition=models.Q(("status", "finished"), _negated=True),
+                fields=["seed", "variant"],
+                name="race_deal_not_finished",
+            ),
         ),
     ]

@@ -1,6 +1,7 @@
 """Move timing that a person does not produce: the signals, the thresholds, the verdict.
 
-Pure functions over a game's move acceptance times (server clock, log order).
+Pure functions over a game's move acceptance times (server clock, log order); the
+words are in the active language (Django's gettext), for the admin's reader.
 Three signals, each over a game long enough to judge (MIN_GAPS gaps):
 
 - too fast: a share of gaps shorter than a person can see a card, decide and
@@ -23,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
+
+from django.utils.translation import gettext as _
 
 # Fewer gaps than this: no verdict. A short game says too little, and a bot
 # that plays ten moves has not cheated much.
@@ -66,16 +69,24 @@ class Evidence:
         steadiest = (
             "—"
             if self.steadiest_cv is None
-            else f"{self.steadiest_cv:.3f} (gaps {self.steadiest_at} to "
-            f"{(self.steadiest_at or 0) + REGULAR_RUN - 1})"
+            else _("%(cv).3f (gaps %(first)s to %(last)s)")
+            % {
+                "cv": self.steadiest_cv,
+                "first": self.steadiest_at,
+                "last": (self.steadiest_at or 0) + REGULAR_RUN - 1,
+            }
         )
         return [
-            f"gaps judged: {self.gaps}, median {self.median_gap_s:.3f} s",
-            f"gaps under {FAST_GAP_S:.2f} s: {self.fast_share:.1%} (flag above {FAST_SHARE:.0%})",
-            f"robust CV of all gaps: {self.game_cv:.3f} (flag under {GAME_CV})",
-            f"steadiest {REGULAR_RUN} gaps, robust CV: {steadiest} (flag under {REGULAR_CV})",
-            f"most moves in {SUSTAINED_WINDOW_S:.0f} s: {self.busiest_window}"
-            f" (flag above {SUSTAINED_MOVES})",
+            _("gaps judged: %(gaps)d, median %(median).3f s")
+            % {"gaps": self.gaps, "median": self.median_gap_s},
+            _("gaps under %(limit).2f s: %(share)s (flag above %(flag)s)")
+            % {"limit": FAST_GAP_S, "share": f"{self.fast_share:.1%}", "flag": f"{FAST_SHARE:.0%}"},
+            _("robust CV of all gaps: %(cv).3f (flag under %(flag)s)")
+            % {"cv": self.game_cv, "flag": GAME_CV},
+            _("steadiest %(run)d gaps, robust CV: %(cv)s (flag under %(flag)s)")
+            % {"run": REGULAR_RUN, "cv": steadiest, "flag": REGULAR_CV},
+            _("most moves in %(window).0f s: %(moves)d (flag above %(flag)d)")
+            % {"window": SUSTAINED_WINDOW_S, "moves": self.busiest_window, "flag": SUSTAINED_MOVES},
         ]
 
 
@@ -87,10 +98,10 @@ class Verdict:
 
     def summary(self) -> str:
         if self.evidence is None:
-            return "too short to judge"
+            return _("too short to judge")
         if not self.suspicious:
-            return "nothing unusual"
-        return "suspicious: " + "; ".join(self.reasons)
+            return _("nothing unusual")
+        return _("suspicious: %(reasons)s") % {"reasons": "; ".join(self.reasons)}
 
 
 def _quantile(ordered: Sequence[float], q: float) -> float:
@@ -156,13 +167,24 @@ def judge_seconds(times: Sequence[float]) -> Verdict:
     )
     reasons = []
     if fast_share > FAST_SHARE:
-        reasons.append(f"{fast_share:.0%} of gaps under {FAST_GAP_S:.2f} s")
+        reasons.append(
+            _("%(share)s of gaps under %(limit).2f s")
+            % {"share": f"{fast_share:.0%}", "limit": FAST_GAP_S}
+        )
     if game_cv < GAME_CV:
-        reasons.append(f"all {len(gaps)} gaps with a robust CV of {game_cv:.3f}")
+        reasons.append(
+            _("all %(gaps)d gaps with a robust CV of %(cv).3f") % {"gaps": len(gaps), "cv": game_cv}
+        )
     elif steadiest is not None and steadiest < REGULAR_CV:
-        reasons.append(f"{REGULAR_RUN} gaps in a row with a robust CV of {steadiest:.3f}")
+        reasons.append(
+            _("%(run)d gaps in a row with a robust CV of %(cv).3f")
+            % {"run": REGULAR_RUN, "cv": steadiest}
+        )
     if busiest > SUSTAINED_MOVES:
-        reasons.append(f"{busiest} moves within {SUSTAINED_WINDOW_S:.0f} s")
+        reasons.append(
+            _("%(moves)d moves within %(window).0f s")
+            % {"moves": busiest, "window": SUSTAINED_WINDOW_S}
+        )
     return Verdict(bool(reasons), tuple(reasons), evidence)
 
 

@@ -7,8 +7,12 @@ touches a game's moves: moderators judge a log, they never edit it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import GAME_SWITCHES, Game, ModerationAction, ModerationKind, Player
 from games.store.selectors import Mismatch, game_projection_mismatches
@@ -28,7 +32,7 @@ def _record(
 ) -> ModerationAction:
     reason = reason.strip()
     if not reason:
-        raise ModerationRefused("a moderation action needs a reason")
+        raise ModerationRefused(_("a moderation action needs a reason"))
     return ModerationAction.objects.create(
         moderator_id=moderator.pk,
         moderator_name=moderator.get_username(),
@@ -39,7 +43,12 @@ def _record(
     )
 
 
-_SHOWN_AS = {"voided": "void", "flagged": "flagged"}
+_ALREADY: Final = {
+    ("voided", True): gettext_lazy("game #%(game)d is already void"),
+    ("voided", False): gettext_lazy("game #%(game)d is not void"),
+    ("flagged", True): gettext_lazy("game #%(game)d is already flagged"),
+    ("flagged", False): gettext_lazy("game #%(game)d is not flagged"),
+}
 
 
 def _switch_game(
@@ -50,8 +59,7 @@ def _switch_game(
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if getattr(locked, field) == on:
-            state = "is already" if on else "is not"
-            raise ModerationRefused(f"game #{game.pk} {state} {_SHOWN_AS[field]}")
+            raise ModerationRefused(_ALREADY[field, on] % {"game": game.pk})
         recorded = _record(moderator=moderator, action=action, reason=reason, game=locked)
         Game.objects.filter(pk=game.pk).update(**{field: on})
     return recorded
@@ -99,7 +107,7 @@ def player_ban(*, player: Player, moderator: AbstractBaseUser, reason: str) -> M
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.banned_at is not None:
-            raise ModerationRefused(f"{player} is already banned")
+            raise ModerationRefused(_("%(player)s is already banned") % {"player": player})
         action = _record(
             moderator=moderator, action=ModerationKind.BAN, reason=reason, player=locked
         )
@@ -111,7 +119,7 @@ def player_unban(*, player: Player, moderator: AbstractBaseUser, reason: str) ->
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.banned_at is None:
-            raise ModerationRefused(f"{player} is not banned")
+            raise ModerationRefused(_("%(player)s is not banned") % {"player": player})
         action = _record(
             moderator=moderator, action=ModerationKind.UNBAN, reason=reason, player=locked
         )

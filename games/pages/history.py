@@ -19,28 +19,6 @@ from games.store.selectors import game_record_visible, race_has_ended
 _DURATION = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
 
 
-def practice_game_unfinished(*, player: Player, variant: str, seed: int) -> Game | None:
-    return (
-        Game.objects.filter(
-            player=player,
-            race__isnull=True,
-            variant=variant,
-            seed=seed,
-            status=GameStatus.PLAYING,
-        )
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-
-
-def player_latest_unfinished_practice(*, player: Player) -> Game | None:
-    return (
-        Game.objects.filter(player=player, race__isnull=True, status=GameStatus.PLAYING)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-
-
 def player_games(*, player: Player) -> QuerySet[Game]:
     """Every game of the player, newest first, with its race at hand."""
     return Game.objects.filter(player=player).select_related("race").order_by("-created_at", "-pk")
@@ -161,10 +139,3 @@ def _race_state(race: Race) -> str:
     if race_has_ended(race=race):
         return "finished"
     return "lobby" if race.status == RaceStatus.LOBBY else "running"
-
-
-def player_game(*, player: Player | None, game_id: int) -> Game | None:
-    """The game, if it is this player's: someone else's and none at all look the same."""
-    if player is None:
-        return None
-    return Game.objects.select_related("race").filter(pk=game_id, player=player).first()

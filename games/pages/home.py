@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
@@ -17,7 +18,8 @@ from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.pages.forms import PracticeForm, RaceForm
-from games.pages.history import player_latest_unfinished_practice, player_recent_races
+from games.pages.history import player_recent_races
+from games.practice.selectors import player_latest_unfinished_practice
 from games.races.services import RaceRefused, race_create
 
 
@@ -51,7 +53,7 @@ def race_new(request: HttpRequest) -> HttpResponse:
         return _home(request, race_form=form, status=400)
     player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
     if player is None:
-        form.add_error("nickname", "Pick a nickname, or log in.")
+        form.add_error("nickname", _("Pick a nickname, or log in."))
         return _home(request, race_form=form, status=400)
     try:
         race = race_create(

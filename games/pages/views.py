@@ -14,20 +14,17 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import MAX_NICKNAME, player_rename, player_start_guest_session
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.i18n.labels import variant_label
 from games.models import Game, Player
 from games.pages.forms import PracticeForm
-from games.pages.history import (
-    history_rows,
-    player_games,
-    player_variant_stats,
-)
+from games.pages.history import history_rows, player_games, player_variant_stats
 from games.pages.home import home_context
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
@@ -47,7 +44,7 @@ def notice(
     actions: list[tuple[str, str]] | None = None,
 ) -> HttpResponse:
     """A refusal as a page: what happened and where to go from here."""
-    context = {"title": title, "message": message, "actions": actions or [("Home", "/")]}
+    context = {"title": title, "message": message, "actions": actions or [(_("Home"), "/")]}
     return render(request, "notice.html", context, status=status)
 
 
@@ -79,24 +76,36 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
         return notice(
             request,
             status=404,
-            title="No such deal",
-            message=f"“{deal[:40]}” is not a deal number: deals are whole numbers "
-            f"from 0 to {SEED_LIMIT - 1}.",
-            actions=[("Play a random deal", "/practice/"), ("Home", "/")],
+            title=_("No such deal"),
+            message=_(
+                "“%(deal)s” is not a deal number: deals are whole numbers from 0 to %(last)s."
+            )
+            % {"deal": deal[:40], "last": SEED_LIMIT - 1},
+            actions=[(_("Play a random deal"), "/practice/"), (_("Home"), "/")],
         )
     variant = request.GET.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
         return notice(
             request,
             status=400,
-            title="Unknown variant",
-            message=f"“{variant[:40]}” is not a variant. Choose one of {', '.join(VARIANTS)}.",
-            actions=[(f"Deal {seed} in {DEFAULT_VARIANT}", f"/practice/{seed}/"), ("Home", "/")],
+            title=_("Unknown variant"),
+            message=_("“%(variant)s” is not a variant. Choose one of %(variants)s.")
+            % {"variant": variant[:40], "variants": ", ".join(VARIANTS)},
+            actions=[
+                (
+                    _("Deal %(deal)s in %(variant)s")
+                    % {"deal": seed, "variant": variant_label(DEFAULT_VARIANT)},
+                    f"/practice/{seed}/",
+                ),
+                (_("Home"), "/"),
+            ],
         )
     context = {
         "deal": str(seed),
         "variant": variant,
         "variants": VARIANTS,
+        # The keyboard help names the last reserve slot (a–f, or a–h with 8 slots).
+        "last_slot": "h" if "8" in variant else "f",
         "player": player_for_request(request),
     }
     return render(request, "practice.html", context)
@@ -107,39 +116,43 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
         return notice(
             request,
             status=404,
-            title="No replay here",
-            message="There is no game with this number that you can watch. Practice games "
-            "are private to their player; race games open to all once the race is over.",
+            title=_("No replay here"),
+            message=_(
+                "There is no game with this number that you can watch. Practice games "
+                "are private to their player; race games open to all once the race is over."
+            ),
         )
     if access == IN_PLAY:
         url = f"/practice/{game.seed}/?{urlencode({'variant': game.variant})}"
         return notice(
             request,
             status=403,
-            title="This game is still on",
-            message="Finish or resign the game first: its replay opens once it is over.",
-            actions=[("Continue the game", url), ("Home", "/")],
+            title=_("This game is still on"),
+            message=_("Finish or resign the game first: its replay opens once it is over."),
+            actions=[(_("Continue the game"), url), (_("Home"), "/")],
         )
     assert game.race is not None
     if race_has_ended(race=game.race):  # sealed past its end: a daily deal's day
         return notice(
             request,
             status=403,
-            title=gettext("This deal is still secret"),
-            message=gettext(
+            title=_("This deal is still secret"),
+            message=_(
                 "Others may still play this deal today: its games can be replayed once the"
                 " day is over for everyone (%(at)s UTC)."
             )
             % {"at": f"{game.race.secret_until:%Y-%m-%d %H:%M}"},
-            actions=[(gettext("The daily deal"), "/daily/"), ("Home", "/")],
+            actions=[(_("The daily deal"), "/daily/"), (_("Home"), "/")],
         )
     return notice(
         request,
         status=403,
-        title="The race is still running",
-        message="Other racers are still playing this deal. Its games can be replayed "
-        "as soon as the race ends.",
-        actions=[("Back to the race", f"/r/{game.race.code}/"), ("Home", "/")],
+        title=_("The race is still running"),
+        message=_(
+            "Other racers are still playing this deal. Its games can be replayed "
+            "as soon as the race ends."
+        ),
+        actions=[(_("Back to the race"), f"/r/{game.race.code}/"), (_("Home"), "/")],
     )
 
 
@@ -208,9 +221,10 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     race = race_by_code(code=code) if code else None
     if race is None:
         error = (
-            "Type the race's code, e.g. k7m2-x9pq."
+            _("Type the race's code, e.g. k7m2-x9pq.")
             if not raw.strip()
-            else (f"No race has the code “{raw.strip()[:40]}”. Check it with the race's host.")
+            else _("No race has the code “%(code)s”. Check it with the race's host.")
+            % {"code": raw.strip()[:40]}
         )
         context = home_context(request, join_error=error, join_code=raw[:80])
         return render(request, "home.html", context, status=404 if raw.strip() else 400)
@@ -223,7 +237,7 @@ def guest_start(request: HttpRequest) -> HttpResponse:
     nickname = " ".join(request.POST.get("nickname", "").split())
     player: Player | None = player_for_request(request)
     if not nickname or len(nickname) > MAX_NICKNAME:
-        error = f"A nickname is 1 to {MAX_NICKNAME} characters."
+        error = _("A nickname is 1 to %(max)d characters.") % {"max": MAX_NICKNAME}
         context = home_context(request, guest_error=error)
         return render(request, "home.html", context, status=400)
     if player is None:

@@ -4,5 +4,5 @@ services.py deals or resumes a practice game, hints.py answers "what now?" with
 the next move of a remembered winning line, api.py is the practice page's JSON.
 
 May import: games.store, games.accounts, games.races (to refuse a deal being
-raced), games.engine, games.common, games.models.
+raced), games.engine, games.common, games.models, games.i18n.
 """

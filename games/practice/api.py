@@ -13,6 +13,8 @@ from typing import Any, Final
 
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
@@ -22,14 +24,14 @@ from games.common.errors import BadInput
 from games.common.http import error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.models import Game, Player
-from games.pages.history import player_game
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
 from games.races.protocol import MAX_ID, MAX_TOKEN, own_view
-from games.store.selectors import game_state
+from games.store.selectors import game_state, player_game
 from games.store.services import MoveRejected, game_append_move
 
-GUEST_NICKNAME: Final = "Guest"
+# A new guest's name until they choose one, in the language they read the site in.
+GUEST_NICKNAME: Final = gettext_lazy("Guest")
 REJECT_STATUS: Final = {
     "conflict": 409,
     "forbidden": 403,
@@ -65,12 +67,18 @@ def practice_start(request: HttpRequest) -> JsonResponse:
         data = json_body(request)
         variant = data.get("variant", DEFAULT_VARIANT)
         if variant not in VARIANTS:
-            raise BadInput("bad_message", f"'variant' is one of {', '.join(VARIANTS)}")
+            raise BadInput(
+                "bad_message",
+                _("'variant' is one of %(variants)s") % {"variants": ", ".join(VARIANTS)},
+            )
         no_deal = data.get("deal") is None
         seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
-        nickname = data.get("nickname") or GUEST_NICKNAME
+        nickname = data.get("nickname") or str(GUEST_NICKNAME)
         if not isinstance(nickname, str) or not nickname.strip():
-            raise BadInput("bad_message", f"'nickname' is 1 to {MAX_NICKNAME} characters")
+            raise BadInput(
+                "bad_message",
+                _("'nickname' is 1 to %(max)d characters") % {"max": MAX_NICKNAME},
+            )
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
     player = player_for_request(request)
@@ -106,9 +114,9 @@ class Refusal:
 def _practice_game(player: Player | None, game_id: int) -> Game | Refusal:
     game = player_game(player=player, game_id=game_id)
     if game is None:
-        return Refusal(403, "forbidden", "this is not your game")
+        return Refusal(403, "forbidden", _("this is not your game"))
     if game.race_id is not None:
-        return Refusal(403, "forbidden", "race moves go through the race socket, not this API")
+        return Refusal(403, "forbidden", _("race moves go through the race socket, not this API"))
     return game
 
 

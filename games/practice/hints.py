@@ -12,14 +12,16 @@ before it is used, so an entry can never hint a move that does not win.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
+from django.utils.translation import gettext as _
+
 from games.common.errors import Refused
+from games.common.lru import LRU
 from games.engine import GameState, apply
 from games.engine.solver.solve import solve
+from games.i18n.messages import game_over as _game_over
 from games.models import Game, Player
 from games.races.selectors import deal_raced_now
 
@@ -54,17 +56,12 @@ class WinningLines:
     """Per game, the latest winning line found and the position it starts from."""
 
     def __init__(self, size: int = REMEMBERED_GAMES) -> None:
-        self._size = size
-        self._lines: OrderedDict[int, tuple[GameState, tuple[str, ...]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lines: LRU[int, tuple[GameState, tuple[str, ...]]] = LRU(size)
         self.stats = LineStats()
 
     def next_move(self, game_id: int, state: GameState) -> str | None:
         """The move after `state` on the game's line, when `state` lies on it."""
-        with self._lock:
-            found = self._lines.get(game_id)
-            if found is not None:
-                self._lines.move_to_end(game_id)
+        found = self._lines.get(game_id)
         if found is None:
             return None
         position, line = found
@@ -77,15 +74,10 @@ class WinningLines:
         return None
 
     def clear(self) -> None:
-        with self._lock:
-            self._lines.clear()
+        self._lines.clear()
 
     def remember(self, game_id: int, state: GameState, line: tuple[str, ...]) -> None:
-        with self._lock:
-            self._lines[game_id] = (state, line)
-            self._lines.move_to_end(game_id)
-            while len(self._lines) > self._size:
-                self._lines.popitem(last=False)
+        self._lines.put(game_id, (state, line))
 
 
 winning_lines = WinningLines()
@@ -94,13 +86,15 @@ winning_lines = WinningLines()
 def practice_hint(*, game: Game, player: Player, state: GameState) -> Hint:
     """The next move of a winning line from the player's practice position."""
     if game.race_id is not None:
-        raise HintRefused("forbidden", "races have no hints")
+        raise HintRefused("forbidden", _("races have no hints"))
     if game.player_id != player.pk:
-        raise HintRefused("forbidden", "this is not your game")
+        raise HintRefused("forbidden", _("this is not your game"))
     if state.is_over:
-        raise HintRefused("finished", f"the game is over ({state.status})", status=422)
+        raise HintRefused("finished", _game_over(state.status), status=422)
     if deal_raced_now(seed=game.seed, variant=game.variant):
-        raise HintRefused("deal_raced", "this deal is being raced: no hints until that race ends")
+        raise HintRefused(
+            "deal_raced", _("this deal is being raced: no hints until that race ends")
+        )
     move = winning_lines.next_move(game.pk, state)
     if move is not None:
         winning_lines.stats.followed += 1

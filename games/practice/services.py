@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS
 from games.models import Game, Player
-from games.pages.history import practice_game_unfinished
+from games.practice.selectors import practice_game_unfinished
 from games.store.services import game_create
 
 # Random practice deals are drawn below a million: a six-digit number is easy
@@ -37,11 +38,13 @@ def practice_random_deal() -> int:
 def practice_game_start(*, player: Player, variant: str, seed: int) -> PracticeStart:
     """The player's unfinished practice game on this deal and variant, else a new one."""
     if variant not in VARIANTS:
-        raise PracticeRefused("bad_message", f"unknown variant {variant!r}")
+        raise PracticeRefused(
+            "bad_message", _("unknown variant %(variant)r") % {"variant": variant}
+        )
     if not 0 <= seed < SEED_LIMIT:
-        raise PracticeRefused("bad_message", "a deal number is 0 to 2**63 - 1")
+        raise PracticeRefused("bad_message", _("a deal number is 0 to 2**63 - 1"))
     if player.banned_at is not None:
-        raise PracticeRefused("banned", "this player is banned")
+        raise PracticeRefused("banned", _("this player is banned"))
     with transaction.atomic():
         # The player's row is the lock: two tabs opening one deal get one game.
         Player.objects.select_for_update().filter(pk=player.pk).first()

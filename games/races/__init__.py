@@ -1,11 +1,14 @@
 """Races: several players on one deal, each in a game of their own, live.
 
 services.py writes (lobby, start, moves within a race, the end, rematches),
-selectors.py reads (racers, standings, snapshots), views.py serves the race
-pages over HTTP. The socket: consumer.py (thin: parse, call, send),
-protocol.py (every message's shape, both ways), socket_loop.py (one reader
-task per input), socket_db.py (its database calls), limits.py (frame and
-connection rates), broadcast.py (telling a race's sockets), routing.py.
+selectors.py reads (racers, standings, snapshots, the history), views.py
+serves the race pages over HTTP. Announcing changes: outbox.py (each change's
+announcement written with it), publisher.py (sending them once committed,
+the sweep, presence). The socket: consumer.py (thin: parse, call, send),
+protocol.py (every message's shape, both ways), fanout.py (a socket's
+progress coalesced), socket_loop.py (one reader task per input), socket_db.py
+(its database calls), limits.py (frame and connection rates), routing.py.
 
-May import: games.store, games.accounts, games.engine, games.common, games.models.
+May import: games.store, games.accounts, games.engine, games.common, games.models,
+games.templatetags (the names pages show), games.i18n (names and the socket's language).
 """

@@ -3,9 +3,9 @@
 Every socket costs its process a session lookup, a snapshot of the race (the
 racers' positions) and a channel-layer subscription before it has sent a
 frame. A client that reconnects in a loop (a flooder closed for flooding, a
-script) would spend that on every attempt; bench/faults/abuse.py measured
-honest racers' acknowledgement p50 going from 7 ms to 90 ms on two cores.
-This refuses such attempts before any of that work, from memory, per process.
+script) would spend that on every attempt, and slow every honest racer's
+answers (bench/faults/abuse.py; docs/performance.md, "Faults"). This refuses
+such attempts before any of that work, from memory, per process.
 
 A client is its session cookie when it has one (every seated racer does), else
 its address: a reconnect storm without cookies is judged by where it comes from.

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.utils.translation import gettext as _
+
 from games.common import fields
 from games.common.errors import BadInput
 from games.engine import GameState, legal_moves, player_view
@@ -41,9 +43,9 @@ class ClientMessage:
 
 def parse_client_message(text: str | None) -> ClientMessage:
     if text is None:
-        raise BadMessage("bad_frame", "send text frames holding JSON objects")
+        raise BadMessage("bad_frame", _("send text frames holding JSON objects"))
     try:
-        data = fields.json_object(text, limit=MAX_FRAME_BYTES, what="frame")
+        data = fields.json_object(text, limit=MAX_FRAME_BYTES, what=_("frame"))
         return _message(data)
     except BadInput as bad:
         raise BadMessage(bad.code, bad.message) from None
@@ -52,7 +54,9 @@ def parse_client_message(text: str | None) -> ClientMessage:
 def _message(data: dict[str, Any]) -> ClientMessage:
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
-        raise BadMessage("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+        raise BadMessage(
+            "unknown_type", _("unknown message type %(type)r") % {"type": str(kind)[:40]}
+        )
     if kind in ("move", "resign"):
         token = "resign" if kind == "resign" else fields.text(data, "token", MAX_TOKEN)
         game = fields.whole(data, "game") if data.get("game") is not None else None
@@ -73,9 +77,112 @@ def own_view(state: GameState, seq: int) -> dict[str, Any]:
     return {**player_view(state), "legal": legal_moves(state), "seq": seq}
 
 
+# Server → client. Every message a socket sends is built by one of these; the
+# names follow docs/protocol.md §4.
+
+
+def ack(
+    *,
+    move_id: str,
+    seq: int,
+    token: str,
+    duplicate: bool,
+    events: list[Any],
+    view: dict[str, Any],
+    version: int | None,
+) -> dict[str, Any]:
+    return {
+        "type": "ack",
+        "id": move_id,
+        "v": version,
+        "seq": seq,
+        "token": token,
+        "duplicate": duplicate,
+        "events": events,
+        "view": view,
+    }
+
+
+def reject(*, move_id: str, code: str, message: str, seq: int) -> dict[str, Any]:
+    return {"type": "reject", "id": move_id, "code": code, "message": message, "seq": seq}
+
+
 def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def encode(message: dict[str, Any]) -> str:
+def snapshot(
+    *,
+    version: int,
+    server_time: str | None,
+    race: dict[str, Any],
+    you: dict[str, Any],
+    racers: list[dict[str, Any]],
+    results: list[dict[str, Any]] | None,
+    ghost: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """`ghost`: a challenge's recorded game as race views over time (never a card)."""
+    return {
+        "type": "snapshot",
+        "v": version,
+        "server_time": server_time,
+        "race": race,
+        "you": you,
+        "racers": racers,
+        "results": results,
+        "ghost": ghost,
+    }
+
+
+def lobby(*, version: int, racers: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "lobby", "v": version, "racers": racers}
+
+
+def progress(*, version: int, player: int, seq: int, view: dict[str, Any]) -> dict[str, Any]:
+    """One racer's accepted move, as the race's history keeps it (one version)."""
+    return {"type": "progress", "v": version, "player": player, "seq": seq, "progress": view}
+
+
+def progress_racer(event: dict[str, Any]) -> str:
+    """The part of a progress frame one event contributes, encoded once for every socket."""
+    return encode({"player": event["player"], "seq": event["seq"], "progress": event["progress"]})
+
+
+def progress_frame(versions: list[int], racers: list[str]) -> str:
+    """Several progress events in one frame: the versions it covers, and for each racer
+    that changed, their latest state (`racers` as encoded by `progress_racer`)."""
+    return f'{{"type":"progress","vs":{encode(versions)},"racers":[{",".join(racers)}]}}'
+
+
+def started(*, version: int) -> dict[str, Any]:
+    """The start, as the history keeps it: each socket turns it into its own snapshot."""
+    return {"type": "started", "v": version}
+
+
+def end(*, version: int, race: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "end", "v": version, "race": race, "results": results}
+
+
+def rematch(*, version: int, code: str) -> dict[str, Any]:
+    return {"type": "rematch", "v": version, "code": code}
+
+
+def presence(*, here: list[int], at_ms: int) -> dict[str, Any]:
+    """Who has a socket open: outside the versioned stream, the latest `at_ms` wins."""
+    return {"type": "presence", "here": here, "at": at_ms}
+
+
+def synced(*, version: int) -> dict[str, Any]:
+    return {"type": "synced", "v": version}
+
+
+def pong(*, version: int) -> dict[str, Any]:
+    return {"type": "pong", "v": version}
+
+
+def heartbeat() -> dict[str, Any]:
+    return {"type": "heartbeat"}
+
+
+def encode(message: Any) -> str:
     return json.dumps(message, separators=(",", ":"))

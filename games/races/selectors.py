@@ -7,20 +7,26 @@ ties by the time the racer reached that count.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
+from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.db.models.expressions import OrderBy
 from django.utils import timezone
 
 from games.engine import race_view
 from games.engine.positions import Position, advance, walk_log
-from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceStatus
+from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
+from games.races import protocol
 from games.races.protocol import own_view
 from games.store.selectors import elapsed_ms, game_state, race_deal_public
+
+# Versions a client may be behind and still be answered from the history.
+HISTORY_LIMIT: Final = 300
 
 
 def race_by_code(*, code: str) -> Race | None:
@@ -94,6 +100,9 @@ def _racers(race: Race, games: dict[int, Game], entries: list[RaceEntry]) -> lis
                 "ready": entry.ready,
                 "here": entry.connections > 0,
                 "game": game.pk if game else None,
+                # The seq its progress is at: progress frames that cross on the way
+                # are told apart by it (docs/protocol.md).
+                "seq": game.last_seq if game else None,
                 "progress": race_view(game_state(game=game)) if game else None,
             }
         )
@@ -255,24 +264,74 @@ def race_version(*, race_id: int) -> int:
     return int(Race.objects.filter(pk=race_id).values_list("version", flat=True).get())
 
 
+@contextmanager
+def _one_moment() -> Iterator[None]:
+    """Reads that all see the database as of one moment, so that a message's `v` names
+    exactly the state it carries. PostgreSQL's default (READ COMMITTED) gives each
+    statement its own moment; SQLite's transactions already read one snapshot."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
     """Everything a client needs to draw the race page, as `player` may see it."""
-    # Every socket of a race asks for one when it starts: a few queries, not one per question.
-    race = Race.objects.select_related("host").get(pk=race_id)
-    games, entries = _games_by_player(race), _entries(race)
-    game = games.get(player.pk) if player is not None else None
-    role = _role(race, player, games, entries)
-    you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
-    if role == "racer" and game is not None:
-        you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
-    finished = race.status == RaceStatus.FINISHED
-    return {
-        "type": "snapshot",
-        "v": race.version,
-        "server_time": _iso(timezone.now()),
-        "race": race_info(race=race),
-        "you": you,
-        "racers": _racers(race, games, entries),
-        "results": standings_as_dicts(race_results(race=race)) if finished else None,
-        "ghost": race_ghost(race=race),
-    }
+    with _one_moment():
+        # Every socket of a race asks for one when it starts: a few queries, not one per question.
+        race = Race.objects.select_related("host").get(pk=race_id)
+        games, entries = _games_by_player(race), _entries(race)
+        game = games.get(player.pk) if player is not None else None
+        role = _role(race, player, games, entries)
+        you: dict[str, Any] = {"player": player.pk if player else None, "role": role, "game": None}
+        if role == "racer" and game is not None:
+            you["game"] = {"id": game.pk, "view": own_view(game_state(game=game), game.last_seq)}
+        finished = race.status == RaceStatus.FINISHED
+        return protocol.snapshot(
+            version=race.version,
+            server_time=_iso(timezone.now()),
+            race=race_info(race=race),
+            you=you,
+            racers=_racers(race, games, entries),
+            results=standings_as_dicts(race_results(race=race)) if finished else None,
+            ghost=race_ghost(race=race),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    version: int  # the race's version now
+    events: list[tuple[int, str, str]]  # (version, kind, payload) after the client's, in order
+
+
+def race_history(*, race_id: int, after: int, limit: int = HISTORY_LIMIT) -> History | None:
+    """The race's announcements after version `after`, as sent; None when they cannot
+    bring that client up to date (too many, already pruned, or one of them a start,
+    which each socket answers with a snapshot of its own)."""
+    with _one_moment():
+        version = race_version(race_id=race_id)
+        if after == version:
+            return History(version, [])
+        if after > version or version - after > limit:
+            return None
+        rows = list(
+            RaceEvent.objects.filter(race_id=race_id, version__gt=after)
+            .order_by("version")
+            .values_list("version", "kind", "payload")
+        )
+    if [v for v, _, _ in rows] != list(range(after + 1, version + 1)):
+        return None
+    if any(kind == "started" for _, kind, _ in rows):
+        return None
+    return History(version, rows)
+
+
+def race_progress_version(*, race_id: int, player_id: int, seq: int) -> int | None:
+    """The version a racer's move (their game's `seq`) took, while the history holds it."""
+    # The payload is the encoded progress message, keys in a fixed order
+    # (protocol.progress), so the racer's move is matched by its text.
+    needle = f'"player":{player_id},"seq":{seq},'
+    found = RaceEvent.objects.filter(race_id=race_id, kind="progress", payload__contains=needle)
+    return found.values_list("version", flat=True).first()

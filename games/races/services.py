@@ -1,8 +1,9 @@
 """Writes for races: the lobby, the start, moves within a race, the end, rematches.
 
-Every change other racers must learn about bumps the race's version; the
-caller broadcasts after the commit with that version, so a client that sees
-a gap knows it missed something and asks for a snapshot.
+Every change other racers must learn about takes the race's next version and
+writes its announcement in the same transaction (games/races/outbox.py): it
+is announced because it was committed, whoever asked for it and whether or
+not their socket is still open.
 """
 
 from __future__ import annotations
@@ -13,14 +14,24 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
-from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.races import protocol
+from games.races.outbox import race_change, race_event_record
+from games.races.selectors import (
+    race_info,
+    race_progress_version,
+    race_racers,
+    race_results,
+    standings_as_dicts,
+)
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
@@ -37,21 +48,19 @@ class RaceRefused(Refused):
 @dataclass(frozen=True, slots=True)
 class RaceMove:
     append: AppendResult
-    version: int  # the race's version after this move; 0 for a duplicate (nothing new)
+    # The race's version this move took; for a duplicate, the one its first
+    # answer took, None once gone from the race's history.
+    version: int | None
     ended: bool  # this move ended the race
 
 
-def race_bump_version(*, race_id: int) -> int:
-    """One statement, so concurrent bumps never hand out the same version."""
-    table = Race._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET version = version + 1 WHERE id = %s RETURNING version", [race_id]
-        )
-        row = cursor.fetchone()
-    if row is None:
-        raise RaceRefused("not_found", "no such race")
-    return int(row[0])
+def race_announce_racers(*, race_id: int) -> int:
+    """A new version telling everyone the racers as they are now (a name changed, a seat)."""
+    race = Race.objects.get(pk=race_id)
+    return race_change(
+        race_id=race_id,
+        message=lambda v: protocol.lobby(version=v, racers=race_racers(race=race)),
+    )
 
 
 def race_create(
@@ -67,22 +76,24 @@ def race_create(
     """A new race in its lobby with the host seated. `deal` makes it an open deal;
     `winnable` draws secret deals until the solver proves one winnable."""
     if host.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", _("this player is banned"))
     if variant not in VARIANTS:
-        raise RaceRefused("bad_request", f"unknown variant {variant!r}")
+        raise RaceRefused("bad_request", _("unknown variant %(variant)r") % {"variant": variant})
     if not 2 <= seat_limit <= 8:
-        raise RaceRefused("bad_request", "a race seats 2 to 8 racers")
+        raise RaceRefused("bad_request", _("a race seats 2 to 8 racers"))
     if not TIME_LIMITS_S[0] <= time_limit_s <= TIME_LIMITS_S[1]:
-        raise RaceRefused("bad_request", "the time limit is 1 minute to 24 hours")
+        raise RaceRefused("bad_request", _("the time limit is 1 minute to 24 hours"))
     if deal is not None and not 0 <= deal < SEED_LIMIT:
-        raise RaceRefused("bad_request", "a deal number is 0 to 2**63 - 1")
+        raise RaceRefused("bad_request", _("a deal number is 0 to 2**63 - 1"))
     if deal is not None and winnable:
-        raise RaceRefused("bad_request", "an open deal is chosen, not drawn: drop one of the two")
+        raise RaceRefused(
+            "bad_request", _("an open deal is chosen, not drawn: drop one of the two")
+        )
     seed = secrets.randbelow(SEED_LIMIT) if deal is None else deal
     if winnable:
         found = winnable_seed(variant=variant)
         if found is None:
-            raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+            raise RaceRefused("no_winnable", _("no winnable deal was found in time: try again"))
         seed = found
     return _race_insert(
         host=host,
@@ -106,22 +117,24 @@ def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> 
 def race_join(*, race: Race, player: Player) -> int:
     """Seat `player` in the lobby (again, after leaving). Returns the new version."""
     if player.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", _("this player is banned"))
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         entry = RaceEntry.objects.filter(race=locked, player=player).first()
         if entry is not None and entry.seated:
             return locked.version
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "this race has already started")
+            raise RaceRefused("not_open", _("this race has already started"))
         seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
         if seated >= locked.seat_limit:
-            raise RaceRefused("full", f"this race is full ({locked.seat_limit} racers)")
+            raise RaceRefused(
+                "full", _("this race is full (%(seats)d racers)") % {"seats": locked.seat_limit}
+            )
         if entry is None:
             RaceEntry.objects.create(race=locked, player=player)
         else:
             RaceEntry.objects.filter(pk=entry.pk).update(left_at=None, ready=False)
-        return race_bump_version(race_id=locked.pk)
+        return race_announce_racers(race_id=locked.pk)
 
 
 def race_leave(*, race: Race, player: Player) -> int:
@@ -129,39 +142,40 @@ def race_leave(*, race: Race, player: Player) -> int:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has started: resign instead")
+            raise RaceRefused("not_open", _("the race has started: resign instead"))
         if locked.host_id == player.pk:
-            raise RaceRefused("not_host", "the host stays in the lobby")
+            raise RaceRefused("not_host", _("the host stays in the lobby"))
         left = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
             left_at=timezone.now(), ready=False
         )
         if not left:
-            raise RaceRefused("not_racer", "you are not in this race")
-        return race_bump_version(race_id=locked.pk)
+            raise RaceRefused("not_racer", _("you are not in this race"))
+        return race_announce_racers(race_id=locked.pk)
 
 
 def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has started")
+            raise RaceRefused("not_open", _("the race has started"))
         changed = RaceEntry.objects.filter(race=locked, player=player, left_at__isnull=True).update(
             ready=ready
         )
         if not changed:
-            raise RaceRefused("not_racer", "you are not in this race")
-        return race_bump_version(race_id=locked.pk)
+            raise RaceRefused("not_racer", _("you are not in this race"))
+        return race_announce_racers(race_id=locked.pk)
 
 
-def race_connection(*, race: Race, player: Player, delta: int) -> int | None:
-    """Count a racer's socket opening (+1) or closing (-1); the new version, if seated."""
-    with transaction.atomic():
-        entries = RaceEntry.objects.filter(race=race, player=player)
-        if delta < 0:
-            entries = entries.filter(connections__gt=0)
-        if not entries.update(connections=F("connections") + delta):
-            return None
-        return race_bump_version(race_id=race.pk)
+def race_connection(*, race: Race, player: Player, delta: int) -> bool:
+    """Count a racer's socket opening (+1) or closing (-1); True if they are seated.
+
+    Presence is no versioned change: the publisher tells the race who is here,
+    throttled (games/races/publisher.py).
+    """
+    entries = RaceEntry.objects.filter(race=race, player=player)
+    if delta < 0:
+        entries = entries.filter(connections__gt=0)
+    return bool(entries.update(connections=F("connections") + delta))
 
 
 def race_start(*, race: Race, player: Player, countdown_s: int | None = None) -> int:
@@ -171,14 +185,16 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.host_id != player.pk:
-            raise RaceRefused("not_host", "only the host starts the race")
+            raise RaceRefused("not_host", _("only the host starts the race"))
         if locked.status != RaceStatus.LOBBY:
-            raise RaceRefused("not_open", "the race has already started")
+            raise RaceRefused("not_open", _("the race has already started"))
         seated = list(
             RaceEntry.objects.filter(race=locked, left_at__isnull=True).select_related("player")
         )
         if len(seated) < MIN_RACERS:
-            raise RaceRefused("too_few", f"a race needs at least {MIN_RACERS} racers")
+            raise RaceRefused(
+                "too_few", _("a race needs at least %(n)d racers") % {"n": MIN_RACERS}
+            )
         starts_at = timezone.now() + timedelta(seconds=countdown_s)
         locked.status = RaceStatus.RUNNING
         locked.starts_at = starts_at
@@ -186,7 +202,7 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
         locked.save(update_fields=["status", "starts_at", "ends_at"])
         for entry in seated:
             game_create(player=entry.player, variant=locked.variant, race=locked)
-        return race_bump_version(race_id=locked.pk)
+        return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
 
 
 def race_move(
@@ -203,15 +219,24 @@ def race_move(
     The store checks under the game's lock that the game is the player's and
     that the race is running; an accepted move bumps the race's version.
     """
+
+    def announce(version: int, seq: int, state: GameState) -> None:
+        message = protocol.progress(
+            version=version, player=player.pk, seq=seq, view=race_view(state)
+        )
+        race_event_record(race_id=race_id, message=message)
+
     append = game_append_move(
         game_id=game_id,
         player=player,
         token=token,
         client_move_id=client_move_id,
         expected_seq=expected_seq,
+        on_race_version=announce,
     )
     if append.duplicate or append.race_version is None:
-        return RaceMove(append, 0, ended=False)
+        version = race_progress_version(race_id=race_id, player_id=player.pk, seq=append.seq)
+        return RaceMove(append, version, ended=False)
     ended = append.state.is_over and race_close_if_over(race_id=race_id)
     return RaceMove(append, append.race_version, ended)
 
@@ -240,8 +265,14 @@ def race_close_if_over(*, race_id: int) -> bool:
             game_close_on_time(game_id=game.pk, now=now)
         race.status = RaceStatus.FINISHED
         race.save(update_fields=["status"])
-        race_bump_version(race_id=race.pk)
+        race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
     return True
+
+
+def end_message(*, race: Race, version: int) -> dict[str, object]:
+    race.version = version
+    results = standings_as_dicts(race_results(race=race))
+    return protocol.end(version=version, race=race_info(race=race), results=results)
 
 
 def race_rematch(*, race: Race, player: Player) -> Race:
@@ -252,20 +283,20 @@ def race_rematch(*, race: Race, player: Player) -> Race:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)
         if locked.status != RaceStatus.FINISHED:
-            raise RaceRefused("not_open", "a rematch follows a finished race")
+            raise RaceRefused("not_open", _("a rematch follows a finished race"))
         if not RaceEntry.objects.filter(race=locked, player=player).exists():
-            raise RaceRefused("not_racer", "only racers of this race ask for a rematch")
+            raise RaceRefused("not_racer", _("only racers of this race ask for a rematch"))
         existing = Race.objects.filter(rematch_of=locked).first()
         if existing is not None:
             race_join(race=existing, player=player)
-            # A new version for the broadcast that takes this racer there:
+            # A new version for the announcement that takes this racer there:
             # clients drop a version they have seen.
-            race_bump_version(race_id=locked.pk)
+            _announce_rematch(locked, existing)
             return existing
         if locked.winnable_deal:
             seed = seed_drawn
             if seed is None:
-                raise RaceRefused("no_winnable", "no winnable deal was found in time: try again")
+                raise RaceRefused("no_winnable", _("no winnable deal was found in time: try again"))
         else:
             seed = secrets.randbelow(SEED_LIMIT)
         rematch = _race_insert(
@@ -278,8 +309,12 @@ def race_rematch(*, race: Race, player: Player) -> Race:
             seat_limit=locked.seat_limit,
             rematch_of=locked,
         )
-        race_bump_version(race_id=locked.pk)
+        _announce_rematch(locked, rematch)
         return rematch
+
+
+def _announce_rematch(race: Race, rematch: Race) -> None:
+    race_change(race_id=race.pk, message=lambda v: protocol.rematch(version=v, code=rematch.code))
 
 
 def race_start_solo(
@@ -297,7 +332,7 @@ def race_start_solo(
     Nobody may join it (it is never in the lobby); its game is the host's.
     """
     if host.banned_at is not None:
-        raise RaceRefused("banned", "this player is banned")
+        raise RaceRefused("banned", _("this player is banned"))
     starts_at = timezone.now() + timedelta(seconds=settings.RACE_COUNTDOWN_S)
     with transaction.atomic():
         race = Race.objects.create(

@@ -14,14 +14,7 @@ from django.conf import settings
 
 from games.accounts.selectors import player_for_session
 from games.models import Player, Race, RaceStatus
-from games.races.selectors import (
-    race_by_code,
-    race_info,
-    race_racers,
-    race_results,
-    race_role,
-    standings_as_dicts,
-)
+from games.races.selectors import race_by_code, race_role
 from games.races.services import race_connection
 
 P = ParamSpec("P")
@@ -64,21 +57,8 @@ def race_started(race_id: int) -> bool:
     return Race.objects.filter(pk=race_id).exclude(status=RaceStatus.LOBBY).exists()
 
 
-def presence(race_id: int, player: Player | None, delta: int) -> int | None:
-    """Count a racer's socket in or out; the race's new version, None when nothing changed."""
+def presence(race_id: int, player: Player | None, delta: int) -> bool:
+    """Count a racer's socket in or out; True when they are seated (the race is told)."""
     if player is None:
-        return None
+        return False
     return race_connection(race=Race.objects.get(pk=race_id), player=player, delta=delta)
-
-
-def lobby_racers(race_id: int) -> list[dict[str, Any]]:
-    return race_racers(race=Race.objects.get(pk=race_id))
-
-
-def end_message(race_id: int) -> dict[str, Any]:
-    race = Race.objects.get(pk=race_id)
-    return {
-        "v": race.version,
-        "race": race_info(race=race),
-        "results": standings_as_dicts(race_results(race=race)),
-    }

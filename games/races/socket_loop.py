@@ -3,12 +3,11 @@
 Channels' consumer loop (`await_many_dispatch`) waits on the socket and the
 channel layer with `asyncio.wait` and starts a new task for every message it
 takes: some three turns of the event loop per message, one message per turn.
-In a race every move reaches eight sockets, and under load their group
-messages queued for seconds (bench/race_load.py, one process on Redis: 280
-waiting per socket, delivered 6 s late while the process still had time to
-spare). Here one task reads the socket's frames and another the channel
-layer's messages, and each dispatches for as long as messages are waiting
-without handing the loop a turn in between.
+In a race every move reaches every socket of the race, and under load their
+group messages queued for seconds while the process still had time to spare
+(docs/performance.md has the measurement). Here one task reads the socket's
+frames and another the channel layer's messages, and each dispatches for as
+long as messages are waiting without handing the loop a turn in between.
 
 Group messages are held back until `open_group()`: a socket's first frame is
 its snapshot, and broadcasts come after it.
@@ -35,6 +34,8 @@ logger = logging.getLogger(__name__)
 class TwoReaderConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     _group_open: asyncio.Event
     _receiving: bool
+    # The client has gone: what is still in flight to it is dropped quietly.
+    gone: bool = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self.scope = scope
@@ -70,11 +71,18 @@ class TwoReaderConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 self._receiving = False
                 await self.dispatch(message)
         except Exception:
+            if self.gone:  # a client going away is no error
+                logger.debug("group message dropped: the socket is closed", exc_info=True)
+                return
             # A socket that no longer hears its group must not stay open, deaf:
             # closed, its client reconnects and starts again from a snapshot
             # (Channels' own loop ends the consumer the same way).
             logger.exception("group message failed: closing the socket")
             await self.close(code=CLOSE_SERVER_ERROR)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.gone = True
+        await super().websocket_disconnect(message)
 
     async def _close_channel(self) -> None:
         # Channel layers forget a channel (its queue, Redis's subscription)

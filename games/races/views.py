@@ -6,16 +6,17 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceStatus
-from games.races.broadcast import race_broadcast
-from games.races.selectors import race_by_code, race_racers, race_role
+from games.races.selectors import race_by_code, race_role
 from games.races.services import RaceRefused, race_join
-from games.templatetags.site_tags import variant_label
 
 
 @require_GET
@@ -23,7 +24,7 @@ from games.templatetags.site_tags import variant_label
 def race_page(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404("No race with this code")
+        raise Http404(_("No race with this code"))
     player = player_for_request(request)
     role = race_role(race=race, player=player)
     return render(request, "race.html", _page_context(request, race, player, role))
@@ -33,17 +34,14 @@ def race_page(request: HttpRequest, code: str) -> HttpResponse:
 def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
-        raise Http404("No race with this code")
+        raise Http404(_("No race with this code"))
     player = player_identify(request=request, nickname=request.POST.get("nickname"))
     if player is None:
-        return _race_error(request, race, "Pick a nickname to join, or log in.")
+        return _race_error(request, race, _("Pick a nickname to join, or log in."))
     try:
-        version = race_join(race=race, player=player)
+        race_join(race=race, player=player)  # a new seat is announced with it
     except RaceRefused as refused:
         return _race_error(request, race, refused.message)
-    if version != race.version:  # a new seat, not a second click on Join
-        lobby = {"type": "lobby", "v": version, "racers": race_racers(race=race)}
-        race_broadcast(race_id=race.pk, message=lobby)
     return redirect("games:race", code=race.code)
 
 
@@ -65,10 +63,17 @@ def _page_context(
         "role": role,
         "in_lobby": race.status == RaceStatus.LOBBY,
         "variant_label": variant_label(race.variant),
-        "time_limit_label": f"{minutes} min" if not seconds else f"{minutes} min {seconds} s",
+        "time_limit_label": _time_limit_label(minutes, seconds),
         # An open deal's number is public from the start; a secret one only in the results.
-        "deal_label": f"Open deal #{race.seed}"
+        "deal_label": _("Open deal #%(deal)s") % {"deal": race.seed}
         if race.open_deal
-        else ("Secret winnable deal" if race.winnable_deal else "Secret deal"),
+        else (_("Secret winnable deal") if race.winnable_deal else _("Secret deal")),
         "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
     }
+
+
+def _time_limit_label(minutes: int, seconds: int) -> str:
+    label = ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+    if seconds:
+        label += " " + ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+    return label

@@ -9,12 +9,11 @@ race's deal is never solved for anyone while the race runs.
 from __future__ import annotations
 
 import itertools
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
 
+from games.common.lru import LRU
 from games.engine import UNDO, GameState, apply, new_game
 from games.engine.solver.solve import solve
 from games.models import Game, GameStatus, Move
@@ -47,28 +46,23 @@ class Analysis:
     exact: bool = False
 
 
-_cache: OrderedDict[tuple[int, int], Analysis] = OrderedDict()
-_cache_lock = threading.Lock()
-_CACHE_SIZE: Final = 512
+# Every answer is kept, `unknown` too: each analysis may cost seconds of CPU,
+# and a replay anyone may open must not be a way to spend them again.
+_cache: LRU[tuple[int, int], Analysis] = LRU(512)
 
 
 def game_analysis(*, game: Game) -> Analysis:
     """For a finished game, the last position from which a win was still possible."""
     key = (game.pk, game.last_seq)
-    with _cache_lock:
-        if key in _cache:
-            return _cache[key]
+    cached = _cache.get(key)
+    if cached is not None:
+        return cached
     if game.status == GameStatus.WON:
         analysis = Analysis("won")
     else:
         states, seqs = _standing_line(game)
         analysis = line_analysis(states=states, seqs=seqs)
-    # Kept whatever it says, `unknown` too: each analysis may cost seconds of
-    # CPU, and a replay anyone may open must not be a way to spend them again.
-    with _cache_lock:
-        _cache[key] = analysis
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    _cache.put(key, analysis)
     return analysis
 
 

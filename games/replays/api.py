@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Final
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.common.http import error_response
@@ -18,18 +20,19 @@ from games.replays.analysis import game_analysis
 from games.replays.selectors import game_replay
 
 CLOSED: Final = {
-    HIDDEN: (404, "not_found", "no replay here"),
-    IN_PLAY: (403, "in_play", "finish or resign this game to replay it"),
+    HIDDEN: (404, "not_found", gettext_lazy("no replay here")),
+    IN_PLAY: (403, "in_play", gettext_lazy("finish or resign this game to replay it")),
 }
 RACE_RUNNING_ERROR: Final = (
     403,
     "race_running",
-    "this race is still running: replays open when it ends",
+    gettext_lazy("this race is still running: replays open when it ends"),
 )
 
 
 def _closed(gate: ReplayGate) -> JsonResponse:
-    return error_response(*CLOSED.get(gate.access, RACE_RUNNING_ERROR))
+    status, code, message = CLOSED.get(gate.access, RACE_RUNNING_ERROR)
+    return error_response(status, code, str(message))
 
 
 @require_GET
@@ -50,7 +53,7 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
         return _closed(gate)
     if deal_raced_now(seed=game.seed, variant=game.variant):
         # The solver's line would play that race for its racers.
-        text = "this deal is being raced: its analysis opens when that race ends"
+        text = _("this deal is being raced: its analysis opens when that race ends")
         return error_response(403, "deal_raced", text)
     analysis = game_analysis(game=game)
     return JsonResponse(

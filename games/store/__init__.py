@@ -7,5 +7,6 @@ through the position cache (cache.py), records.py exports and verifies game
 records, timing.py summarises move timing, append_only.py is SQLite's half of
 the append-only guarantee.
 
-May import: games.engine, games.common, games.models. No other room.
+May import: games.engine, games.common, games.models, games.i18n (to word the
+engine's refusals for people). No other room.
 """

@@ -32,6 +32,9 @@ class LockedGame:
     last_seq: int
     started_at: datetime | None
     player_banned: bool
+    # The move already stored under the client move id asked about, if any.
+    reused_seq: int | None = None
+    reused_token: str | None = None
 
     @property
     def started(self) -> bool:
@@ -46,20 +49,23 @@ class RaceClock:
     time_limit_s: int
 
 
-def lock_game(game_id: int) -> LockedGame | None:
-    """The game's row, locked until the transaction ends (SQLite: the whole file is)."""
+def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
+    """The game's row, locked until the transaction ends (SQLite: the whole file is),
+    and the move already stored under `client_move_id`, in the same round trip."""
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT g.id, g.player_id, g.race_id, g.seed, g.variant, g.status, g.last_seq, "
-            f"g.started_at, p.banned_at IS NOT NULL "
-            f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id WHERE g.id = %s{lock}",
-            [game_id],
+            f"g.started_at, p.banned_at IS NOT NULL, m.seq, m.token "
+            f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id "
+            f"LEFT JOIN {_MOVE} m ON m.game_id = g.id AND m.client_move_id = %s "
+            f"WHERE g.id = %s{lock}",
+            [client_move_id, game_id],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    game_id_, player_id, race_id, seed, variant, status, last_seq, started_at, banned = row
+    game_id_, player_id, race_id, seed, variant, status, last_seq, started_at, banned = row[:9]
     return LockedGame(
         game_id_,
         player_id,
@@ -70,18 +76,29 @@ def lock_game(game_id: int) -> LockedGame | None:
         last_seq,
         _datetime(started_at),
         bool(banned),
+        row[9],
+        row[10],
     )
 
 
 def bump_race(race_id: int) -> RaceClock:
-    """Take the race's next version, and read its clock under the same row lock."""
+    """Take the race's next version, and read its clock under the same row lock.
+
+    The one statement that hands out race versions (moves here, every other
+    change through games.races.outbox): one UPDATE, so concurrent writers
+    never get the same version, and the row stays locked until their commit,
+    so versions commit in order.
+    """
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
             f"RETURNING version, status, starts_at, time_limit_s",
             [race_id],
         )
-        version, status, starts_at, time_limit_s = cursor.fetchone()
+        row = cursor.fetchone()
+    if row is None:
+        raise Race.DoesNotExist(f"no race {race_id}")
+    version, status, starts_at, time_limit_s = row
     return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s))
 
 

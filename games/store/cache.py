@@ -10,11 +10,10 @@ truth. Entries without a stamp are allowed only once their rows are committed.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
+from games.common.lru import LRU
 from games.engine.positions import Position
 
 DEFAULT_SIZE = 20_000
@@ -41,22 +40,26 @@ class CacheStats:
 
 class PositionCache:
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
-        self._size = size
-        self._entries: OrderedDict[tuple[int, int], Entry] = OrderedDict()
+        self._entries: LRU[tuple[int, int], Entry] = LRU(size, on_evict=self._evicted)
+        # Per game, the highest seq held: the first place to look for a position.
         self._latest: dict[int, int] = {}
-        self._lock = threading.Lock()
         self.stats = CacheStats()
+
+    def _evicted(self, key: tuple[int, int]) -> None:
+        game_id, seq = key
+        if self._latest.get(game_id) == seq:
+            del self._latest[game_id]
 
     def best(self, game_id: int, seq: int, seed: int, variant: str) -> Entry | None:
         """The entry for `seq`, else the closest one below it (not too far), else None."""
-        with self._lock:
+        with self._entries.lock:
             candidates = [seq, self._latest.get(game_id, -1)]
             candidates.extend(range(seq - 1, max(seq - 1 - PROBE, 0), -1))
             for s in candidates:
                 if 0 < s <= seq:
-                    entry = self._entries.get((game_id, s))
+                    entry = self._entries.peek((game_id, s))
                     if entry is not None and _same_deal(entry.position, seed, variant):
-                        self._entries.move_to_end((game_id, s))
+                        self._entries.get((game_id, s))
                         if s == seq:
                             self.stats.hits += 1
                         else:
@@ -66,35 +69,29 @@ class PositionCache:
             return None
 
     def put(self, game_id: int, seq: int, position: Position, stamp: Stamp | None = None) -> None:
-        with self._lock:
-            self._entries[(game_id, seq)] = Entry(seq, position, stamp)
-            self._entries.move_to_end((game_id, seq))
+        with self._entries.lock:
+            self._entries.put((game_id, seq), Entry(seq, position, stamp))
             if seq > self._latest.get(game_id, -1):
                 self._latest[game_id] = seq
-            while len(self._entries) > self._size:
-                (old_game, old_seq), _ = self._entries.popitem(last=False)
-                if self._latest.get(old_game) == old_seq:
-                    del self._latest[old_game]
 
     def confirm(self, game_id: int, seq: int) -> None:
         """The entry's rows are committed: it needs no stamp any more."""
-        with self._lock:
-            entry = self._entries.get((game_id, seq))
+        with self._entries.lock:
+            entry = self._entries.peek((game_id, seq))
             if entry is not None and entry.stamp is not None:
-                self._entries[(game_id, seq)] = Entry(seq, entry.position, None)
+                self._entries.replace((game_id, seq), Entry(seq, entry.position, None))
 
     def discard(self, game_id: int, seq: int) -> None:
-        with self._lock:
-            self._entries.pop((game_id, seq), None)
-            if self._latest.get(game_id) == seq:
-                del self._latest[game_id]
+        with self._entries.lock:
+            self._entries.pop((game_id, seq))
+            self._evicted((game_id, seq))
 
     def count_replayed(self, events: int) -> None:
-        with self._lock:
+        with self._entries.lock:
             self.stats.events_replayed += events
 
     def clear(self) -> None:
-        with self._lock:
+        with self._entries.lock:
             self._entries.clear()
             self._latest.clear()
             self.stats = CacheStats()

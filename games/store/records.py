@@ -11,8 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext as _
+
 from games.engine import SEED_LIMIT, VARIANTS, IllegalMove, InvalidMove
 from games.engine.positions import TIMEOUT, Position, advance
+from games.i18n import messages
 from games.models import Game, Move
 
 PRACTICE = "-"
@@ -47,9 +50,13 @@ class RecordError(ValueError):
         self.seq = seq
         self.token = token
         self.reason = message
-        where = f"line {line}"
+        where = _("line %(line)d") % {"line": line}
         if seq is not None:
-            where += f", move {seq} ({token})"
+            where = _("line %(line)d, move %(seq)d (%(token)s)") % {
+                "line": line,
+                "seq": seq,
+                "token": token,
+            }
         super().__init__(f"{where}: {message}")
 
 
@@ -140,16 +147,18 @@ def parse_record(text: str) -> ParsedRecord:
     while n < len(lines) and lines[n] != "":
         match = _TAG.fullmatch(lines[n])
         if match is None:
-            raise RecordError(n + 1, 'expected a tag line like [Variant "sultan"] or a blank line')
+            raise RecordError(
+                n + 1, _('expected a tag line like [Variant "sultan"] or a blank line')
+            )
         name = match.group(1)
         if name in tags:
-            raise RecordError(n + 1, f"the tag {name} appears twice")
+            raise RecordError(n + 1, _("the tag %(name)s appears twice") % {"name": name})
         tags[name] = re.sub(r"\\(.)", r"\1", match.group(2))
         tag_lines[name] = n + 1
         n += 1
     for name in REQUIRED_TAGS:
         if name not in tags:
-            raise RecordError(n + 1, f"the header has no {name} tag")
+            raise RecordError(n + 1, _("the header has no %(name)s tag") % {"name": name})
     n += 1  # the blank line
     moves: list[RecordMove] = []
     for number in range(n, len(lines)):
@@ -158,17 +167,17 @@ def parse_record(text: str) -> ParsedRecord:
             break
         match = _MOVE.fullmatch(line)
         if match is None:
-            raise RecordError(number + 1, "expected a move line like '12 w3 +1.250'")
+            raise RecordError(number + 1, _("expected a move line like '12 w3 +1.250'"))
         seq, token = int(match.group(1)), match.group(2)
         if seq != len(moves) + 1:
             raise RecordError(
                 number + 1,
-                f"moves are numbered 1, 2, 3…: expected {len(moves) + 1}",
+                _("moves are numbered 1, 2, 3…: expected %(n)d") % {"n": len(moves) + 1},
                 seq=seq,
                 token=token,
             )
         if len(moves) >= MAX_MOVES:
-            raise RecordError(number + 1, f"more than {MAX_MOVES} moves")
+            raise RecordError(number + 1, _("more than %(n)d moves") % {"n": MAX_MOVES})
         elapsed = int(match.group(3)) * 1000 + int(match.group(4))
         moves.append(RecordMove(number + 1, seq, token, elapsed))
     return ParsedRecord(tags, tag_lines, moves)
@@ -180,51 +189,68 @@ def verify_record(text: str) -> VerifiedRecord:
     tags, at = record.tags, record.tag_lines
     variant = tags["Variant"]
     if variant not in VARIANTS:
-        raise RecordError(at["Variant"], f"unknown variant {variant!r}")
+        raise RecordError(at["Variant"], _("unknown variant %(variant)r") % {"variant": variant})
     seed = _whole(tags["Deal"], at["Deal"], "Deal")
     if seed >= SEED_LIMIT:
-        raise RecordError(at["Deal"], "the deal number must be below 2^63")
+        raise RecordError(at["Deal"], _("the deal number must be below 2^63"))
     is_race = tags["Race"] != PRACTICE
     position = Position.start(seed, variant)
     for move in record.moves:
         if position.state.is_over:
             raise RecordError(
                 move.line,
-                f"the game is already over ({position.status})",
+                _("the game is already over (%(status)s)") % {"status": position.status},
                 seq=move.seq,
                 token=move.token,
             )
         if move.token == TIMEOUT and not is_race:
             raise RecordError(
-                move.line, "only a race's clock times a game out", seq=move.seq, token=move.token
+                move.line,
+                _("only a race's clock times a game out"),
+                seq=move.seq,
+                token=move.token,
             )
         try:
-            position, _ = advance(position, move.token, take_backs=not is_race)
-        except (InvalidMove, IllegalMove) as error:
-            raise RecordError(move.line, str(error), seq=move.seq, token=move.token) from None
+            position, _events = advance(position, move.token, take_backs=not is_race)
+        except InvalidMove:
+            why = messages.not_a_move(move.token)
+            raise RecordError(move.line, why, seq=move.seq, token=move.token) from None
+        except IllegalMove as error:
+            why = messages.illegal_move(error)
+            raise RecordError(move.line, why, seq=move.seq, token=move.token) from None
     result = position.status if position.state.is_over else UNFINISHED
     if tags["Result"] != result:
-        raise RecordError(at["Result"], f"Result says {tags['Result']}, the replay gives {result}")
+        raise RecordError(
+            at["Result"],
+            _("Result says %(said)s, the replay gives %(result)s")
+            % {"said": tags["Result"], "result": result},
+        )
     cards = _whole(tags["CardsPlayed"], at["CardsPlayed"], "CardsPlayed")
     if cards != position.state.cards_played:
         raise RecordError(
             at["CardsPlayed"],
-            f"CardsPlayed says {cards}, the replay plays {position.state.cards_played}",
+            _("CardsPlayed says %(said)d, the replay plays %(cards)d")
+            % {"said": cards, "cards": position.state.cards_played},
         )
     time = _MS.fullmatch(tags["Time"])
     if time is None:
-        raise RecordError(at["Time"], "Time is seconds with three decimals, like 312.456")
+        raise RecordError(at["Time"], _("Time is seconds with three decimals, like 312.456"))
     total = sum(m.elapsed_ms for m in record.moves)
     if int(time.group(1)) * 1000 + int(time.group(2)) != total:
         raise RecordError(
-            at["Time"], f"Time says {tags['Time']}, the moves add up to {_seconds(total)}"
+            at["Time"],
+            _("Time says %(said)s, the moves add up to %(total)s")
+            % {"said": tags["Time"], "total": _seconds(total)},
         )
     return VerifiedRecord(tags, record.moves, variant, seed, is_race, position)
 
 
 def _whole(value: str, line: int, name: str) -> int:
     if re.fullmatch(r"[0-9]{1,20}", value) is None:
-        raise RecordError(line, f"{name} must be a whole number, got {value!r}")
+        raise RecordError(
+            line,
+            _("%(name)s must be a whole number, got %(value)r") % {"name": name, "value": value},
+        )
     return int(value)
 
 

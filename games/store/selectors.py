@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine import GameState, IllegalMove, InvalidMove
 from games.engine.positions import Position, advance
@@ -140,8 +141,10 @@ def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
 def race_opens_when(*, race: Race) -> str:
     """When `race_deal_sealed` lets go, in words (the admin's pages)."""
     if race.secret_until is None:
-        return "the race ends"
-    return f"the race ends and {race.secret_until:%Y-%m-%d %H:%M} UTC"
+        return gettext("the race ends")
+    return gettext("the race ends and %(when)s UTC") % {
+        "when": f"{race.secret_until:%Y-%m-%d %H:%M}"
+    }
 
 
 def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
@@ -242,3 +245,10 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     for field, on in switched.items():
         differs(field, getattr(game, field), on)
     return found
+
+
+def player_game(*, player: Player | None, game_id: int) -> Game | None:
+    """The game, if it is this player's: someone else's and none at all look the same."""
+    if player is None:
+        return None
+    return Game.objects.select_related("race").filter(pk=game_id, player=player).first()

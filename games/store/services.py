@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,10 +20,12 @@ from typing import Final
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS, GameState, IllegalMove, InvalidMove
 from games.engine.positions import RESIGN, TIMEOUT, Event, Position, advance, walk_log
+from games.i18n import messages
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
     LockedGame,
@@ -37,6 +40,8 @@ from games.store.records import VerifiedRecord, accepted_times
 from games.store.selectors import elapsed_ms, game_position_at
 
 MAX_CLIENT_MOVE_ID: Final = 64
+# (race version, seq, state after the move), inside the move's transaction.
+RaceHook = Callable[[int, int, GameState], None]
 _SQLITE_WRITER: Final = threading.Lock()
 
 
@@ -84,23 +89,32 @@ def game_create(
 
 def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
     if race.status == RaceStatus.FINISHED:
-        raise MoveRejected("finished", "the race is over", current_seq)
+        raise MoveRejected("finished", _("the race is over"), current_seq)
     if race.status != RaceStatus.RUNNING or race.starts_at is None or now < race.starts_at:
-        raise MoveRejected("not_started", "the race has not started", current_seq)
+        raise MoveRejected("not_started", _("the race has not started"), current_seq)
     if now >= race.starts_at + timedelta(seconds=race.time_limit_s):
-        raise MoveRejected("too_late", "the race's time is up", current_seq)
+        raise MoveRejected("too_late", _("the race's time is up"), current_seq)
 
 
 def game_append_move(
-    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+    *,
+    game_id: int,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+    on_race_version: RaceHook | None = None,
 ) -> AppendResult:
     """Append one event (a move, `undo` or `resign`) to a game's log.
 
     Raises MoveRejected, having written nothing. A retry with a client move id
     already in the log returns the original result (duplicate=True).
+    `on_race_version(version, seq, state)` runs inside the transaction when a
+    race game's move took the race's next version: the race's announcement
+    of it commits with it (games.races.outbox).
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
-        raise MoveRejected("invalid", "a client move id is 1 to 64 characters", expected_seq)
+        raise MoveRejected("invalid", _("a client move id is 1 to 64 characters"), expected_seq)
     try:
         with _one_sqlite_writer(), transaction.atomic(durable=True):
             return _append_locked(
@@ -109,12 +123,13 @@ def game_append_move(
                 token=token,
                 client_move_id=client_move_id,
                 expected_seq=expected_seq,
+                on_race_version=on_race_version,
             )
     except IntegrityError:
         # The lock makes this unreachable in the store's own use; a writer
         # that skipped it still cannot break the log, and gets a conflict.
         current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
-        raise MoveRejected("conflict", "another move was accepted first", current or 0) from None
+        raise MoveRejected("conflict", _("another move was accepted first"), current or 0) from None
 
 
 def _one_sqlite_writer() -> AbstractContextManager[object]:
@@ -141,34 +156,52 @@ def game_resign(
 
 
 def _append_locked(
-    *, game_id: int, player: Player, token: str, client_move_id: str, expected_seq: int
+    *,
+    game_id: int,
+    player: Player,
+    token: str,
+    client_move_id: str,
+    expected_seq: int,
+    on_race_version: RaceHook | None,
 ) -> AppendResult:
-    game = lock_game(game_id)
+    game = lock_game(game_id, client_move_id)
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
-        raise MoveRejected("forbidden", "this is not your game", game.last_seq if game else 0)
+        raise MoveRejected("forbidden", _("this is not your game"), game.last_seq if game else 0)
     current = game.last_seq
     if game.player_banned:  # read with the lock, not from the caller's copy
-        raise MoveRejected("banned", "this player is banned", current)
+        raise MoveRejected("banned", _("this player is banned"), current)
     take_backs = game.race_id is None
-    if expected_seq != current:
-        # A retry comes with the seq its first attempt expected, so only here
-        # can it be one; with a current seq, an id already in the log is a
-        # client's mistake, and the unique constraint turns it into a conflict.
-        earlier = Move.objects.filter(game_id=game_id, client_move_id=client_move_id).first()
-        if earlier is not None:
-            if earlier.token != token:
-                raise MoveRejected(
-                    "conflict", f"client move id already used for {earlier.token!r}", current
-                )
-            before = _position(game, earlier.seq - 1)
-            after, events = advance(before, earlier.token, take_backs=take_backs)
-            return AppendResult(game_id, earlier.seq, earlier.token, events, after.state, True)
+    reused = (game.reused_seq, game.reused_token)
+    if reused[0] is None and expected_seq != current:
+        # The lock's statement read the moves as they were before it waited for
+        # the lock; a move committed meanwhile (a concurrent retry) is read now.
+        found = Move.objects.filter(game_id=game_id, client_move_id=client_move_id)
+        reused = found.values_list("seq", "token").first() or (None, None)
+    earlier_seq, earlier_token = reused
+    if earlier_seq is not None:
+        # An id already in the log, checked before anything else so that one
+        # mistake gets one answer: the same move sent again with the seq its
+        # first attempt expected is a retry and gets the first answer; the id
+        # with another move, or with the current seq, is a conflict.
+        if earlier_token == token and expected_seq != current:
+            before = _position(game, earlier_seq - 1)
+            after, events = advance(before, token, take_backs=take_backs)
+            return AppendResult(game_id, earlier_seq, token, events, after.state, True)
         raise MoveRejected(
-            "conflict", f"expected seq {expected_seq}, the log is at {current}", current
+            "conflict",
+            _("client move id already used for %(token)r") % {"token": earlier_token},
+            current,
+        )
+    if expected_seq != current:
+        raise MoveRejected(
+            "conflict",
+            _("expected seq %(expected)d, the log is at %(current)d")
+            % {"expected": expected_seq, "current": current},
+            current,
         )
     if game.status != GameStatus.PLAYING:
-        raise MoveRejected("finished", f"the game is over ({game.status})", current)
+        raise MoveRejected("finished", messages.game_over(game.status), current)
     now = timezone.now()
     race_version = None
     if game.race_id is not None:
@@ -177,15 +210,17 @@ def _append_locked(
         _race_gate(clock, now, current)
         race_version = clock.version
     if token == TIMEOUT:
-        raise MoveRejected("invalid", "timeout is the server's event, not a move", current)
+        raise MoveRejected("invalid", _("timeout is the server's event, not a move"), current)
     try:
         after, events = advance(_position(game, current), token, take_backs=take_backs)
-    except InvalidMove as error:
-        raise MoveRejected("invalid", str(error), current) from None
+    except InvalidMove:
+        raise MoveRejected("invalid", messages.not_a_move(token), current) from None
     except IllegalMove as error:
-        raise MoveRejected("illegal", str(error), current) from None
+        raise MoveRejected("illegal", messages.illegal_move(error), current) from None
     seq = current + 1
     _record(game, seq, token, after, now, client_move_id)
+    if race_version is not None and on_race_version is not None:
+        on_race_version(race_version, seq, after.state)
     return AppendResult(game_id, seq, token, events, after.state, False, race_version)
 
 

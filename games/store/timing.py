@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 RUN_LENGTH = 10
 # Below this coefficient of variation, over at least MIN_GAPS gaps, the timing
 # is flat enough to deserve a moderator's look (not proof: a hint).
@@ -34,14 +37,23 @@ class Timing:
 
     def summary(self) -> str:
         if self.mean_gap_s is None:
-            return f"{self.moves} moves: too few to time"
-        text = f"{self.moves} moves, mean gap {self.mean_gap_s:.2f} s"
+            return ngettext(
+                "%(moves)d move: too few to time", "%(moves)d moves: too few to time", self.moves
+            ) % {"moves": self.moves}
+        text = ngettext(
+            "%(moves)d move, mean gap %(gap).2f s",
+            "%(moves)d moves, mean gap %(gap).2f s",
+            self.moves,
+        ) % {"moves": self.moves, "gap": self.mean_gap_s}
         if self.cv is not None:
-            text += f", CV {self.cv:.2f}"
+            text += _(", CV %(cv).2f") % {"cv": self.cv}
         if self.fastest_run_s is not None:
-            text += f", fastest {self.run_length} moves in {self.fastest_run_s:.2f} s"
+            text += _(", fastest %(run)d moves in %(seconds).2f s") % {
+                "run": self.run_length,
+                "seconds": self.fastest_run_s,
+            }
         if self.machine_like:
-            text += " — flat, machine-like timing"
+            text += _(" — flat, machine-like timing")
         return text
 
 

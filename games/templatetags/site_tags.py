@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Final
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django import template
 from django.template.context import Context
+from django.utils.formats import date_format
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import pgettext
 
 from games.accounts.selectors import player_for_request
-from games.engine import VARIANTS
+from games.i18n import labels
 from games.models import Player
 
 register = template.Library()
@@ -42,32 +45,39 @@ def ms_clock(value: int | None) -> str:
     return f"{clock(timedelta(seconds=tenths // 10))}.{tenths % 10}"
 
 
-# How pages name each variant; the code stays the protocol's word.
-VARIANT_LABELS: Final = {
-    "sultan": "Sultan",
-    "sultan-8": "Sultan, 8 slots",
-    "pysolfc": "Sultan (PySolFC)",
-    "pysolfc-8": "Sultan + (PySolFC)",
-}
-STATUS_LABELS: Final = {
-    "playing": "In play",
-    "won": "Won",
-    "lost": "No moves left",
-    "resigned": "Resigned",
-    "timeout": "Time ran out",
-}
+@register.simple_tag(takes_context=True)
+def language_next(context: Context) -> str:
+    """Where the language switch comes back to: this page, or for a page that
+    answered a form (a POST, which a GET cannot repeat) the page of the form."""
+    request = context.get("request")
+    if request is None:
+        return "/"
+    if request.method in ("GET", "HEAD"):
+        return str(request.get_full_path())
+    referer = request.META.get("HTTP_REFERER", "")
+    if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}):
+        return str(urlsplit(referer)._replace(scheme="", netloc="").geturl() or "/")
+    return "/"
 
 
-@register.simple_tag
-def variant_choices() -> list[tuple[str, str]]:
-    return [(variant, VARIANT_LABELS.get(variant, variant)) for variant in VARIANTS]
+# Names for people, in the request's language (games/i18n/labels.py).
+register.simple_tag(labels.variant_choices, name="variant_choices")
+register.filter("variant_label", labels.variant_label)
+register.filter("status_label", labels.status_label)
+register.filter("card_name", labels.card_name)
 
 
-@register.filter
-def variant_label(variant: str) -> str:
-    return VARIANT_LABELS.get(variant, variant)
+@register.filter(expects_localtime=True)
+def when(value: datetime | None) -> str:
+    """A moment as the language writes it: "1 Dec, 14:05", «1 декабря, 14:05»."""
+    if value is None:
+        return "—"
+    return date_format(value, pgettext("date and time format", "j M, H:i"))
 
 
-@register.filter
-def status_label(status: str) -> str:
-    return STATUS_LABELS.get(status, status)
+@register.filter(expects_localtime=True)
+def when_with_year(value: datetime | None) -> str:
+    """The same with the year: "1 Dec 2026, 14:05", «1 декабря 2026, 14:05»."""
+    if value is None:
+        return "—"
+    return date_format(value, pgettext("date and time format", "j M Y, H:i"))

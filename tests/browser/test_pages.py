@@ -124,8 +124,8 @@ def test_a_guest_signs_up_and_keeps_the_game(new_page):
     page.fill("#id_username", "nasreddin")
     page.fill("#id_password1", "donkey-backwards-42")
     page.fill("#id_password2", "donkey-backwards-42")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/")
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
     assert "nasreddin" in page.inner_text(".account")
     page.goto("/history/")
     assert page.locator(f'a[href="/games/{game_id}/replay/"]').count() == 1

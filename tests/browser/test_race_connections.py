@@ -83,8 +83,9 @@ def test_a_move_sent_as_the_socket_drops_is_played_once_after_the_reconnect(live
 
 
 # A page that loses one frame on the way in: set `window.__drop` to the fields the
-# frame carries (e.g. `{type: "progress", seq: 1}`) and the first frame that has them
-# all is dropped (kept in `__dropped`); `window.__delay` likewise holds one back
+# frame carries (e.g. `{type: "progress", seq: 1}`; a progress frame's first racer's
+# fields count as its own) and the first frame that has them all is dropped (kept
+# in `__dropped`); `window.__delay` likewise holds one back
 # until the next broadcast has gone by; frames sent are in `__sent`.
 LOSE_A_FRAME = """
 window.__sent = [];
@@ -96,14 +97,15 @@ window.WebSocket = class extends Native {
     if (type !== "message") return super.addEventListener(type, listener, ...rest);
     return super.addEventListener(type, (event) => {
       const message = JSON.parse(event.data);
+      const fields = { ...message, ...(message.racers?.[0] ?? {}) };
       const wanted = window.__drop;
-      if (wanted && Object.entries(wanted).every(([k, v]) => message[k] === v)) {
+      if (wanted && Object.entries(wanted).every(([k, v]) => fields[k] === v)) {
         window.__drop = null;
         window.__dropped = message;
         return;
       }
       const late = window.__delay;
-      if (late && Object.entries(late).every(([k, v]) => message[k] === v)) {
+      if (late && Object.entries(late).every(([k, v]) => fields[k] === v)) {
         window.__delay = null;  // overtaken: it comes right after the next frame
         window.__delayed = () => listener(event);
         return;
@@ -138,14 +140,15 @@ def test_a_page_that_missed_a_broadcast_notices_the_gap_and_catches_up(live, new
     board(alice).locator(".sb-spot[data-source=a]").click()
     bob.wait_for_function("window.__dropped !== undefined", timeout=WAIT)
     missed = bob.evaluate("window.__dropped")
-    assert missed["progress"]["cards_played"] == 1
+    assert missed["racers"][0]["progress"]["cards_played"] == 1
     expect(panel(bob, "alice").locator(".sb-mini-meta")).to_contain_text("0/95")
 
-    # bob's own next move is broadcast one version further on: a gap, so a sync.
+    # bob's own next move is broadcast one version further on: a gap, so a sync,
+    # answered from the race's history.
     board(bob).locator("[data-action=stock]").click()
     expect(panel(bob, "alice").locator(".sb-mini-meta")).to_contain_text("1/95", timeout=WAIT)
     syncs = [m for m in bob.evaluate("window.__sent") if m["type"] == "sync"]
-    assert syncs == [{"type": "sync", "v": missed["v"] - 1}]
+    assert syncs == [{"type": "sync", "v": missed["vs"][0] - 1}]
     expect(stock_count(bob)).to_have_text("88")
     no_js_errors(alice, bob)
 

@@ -4,6 +4,7 @@ layer, with broadcasts that do not wait for each other's round trip to Redis."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator
 
@@ -17,6 +18,9 @@ pytestmark = needs_redis
 
 DELAY_S = 0.1
 PUBLISHES = 20
+# Pub/sub channels are not scoped by Redis's database number: names of this run's own,
+# or another run of these tests on the same Redis delivers into ours.
+PREFIX = f"test-layer-{os.getpid()}"
 
 
 @pytest.fixture
@@ -46,7 +50,7 @@ async def slow_redis() -> AsyncIterator[str]:
 
 
 async def _publish_many(layer_class: type, url: str) -> float:
-    layer = layer_class(hosts=[url])
+    layer = layer_class(hosts=[url], prefix=PREFIX)
     try:
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
@@ -77,8 +81,8 @@ async def test_the_stock_layer_sends_them_one_round_trip_after_another(slow_redi
 
 async def test_a_broadcast_reaches_a_channel_of_another_process():
     # Two layers on one loop stand for two processes: they share only Redis.
-    sender = RedisParallelPublishChannelLayer(hosts=[REDIS_URL])
-    receiver = RedisParallelPublishChannelLayer(hosts=[REDIS_URL])
+    sender = RedisParallelPublishChannelLayer(hosts=[REDIS_URL], prefix=PREFIX)
+    receiver = RedisParallelPublishChannelLayer(hosts=[REDIS_URL], prefix=PREFIX)
     try:
         channel = await receiver.new_channel()
         await receiver.group_add("race-test", channel)

@@ -113,3 +113,10 @@ def test_the_web_image_runs_daphne_as_a_user_with_static_files_collected():
     assert re.search(r"^USER sultan$", dockerfile, re.M)
     assert re.search(r'^CMD \["daphne"', dockerfile, re.M)
     assert "COPY --from=web /app/staticfiles/ /srv/static/" in dockerfile
+
+
+def test_the_web_image_speaks_every_language_of_the_site():
+    """The compiled catalogues (.mo) are read from LOCALE_PATHS at run time."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^COPY locale/ locale/$", dockerfile, re.M)
+    assert "!locale/" in (ROOT / ".dockerignore").read_text().split()

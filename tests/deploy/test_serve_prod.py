@@ -170,7 +170,7 @@ async def test_a_race_runs_over_sockets_through_nginx(served):
         await alice_ws.send(json.dumps({"type": "move", "token": "draw", "id": "a1", "seq": 0}))
         assert (await receive_until(alice_ws, "ack"))["seq"] == 1
         progress = await receive_until(bob_ws, "progress")
-        assert progress["player"] == alice_id
+        assert [r["player"] for r in progress["racers"]] == [alice_id]
     finally:
         await alice_ws.close()
         await bob_ws.close()

@@ -166,6 +166,20 @@ def test_a_refused_race_form_shows_the_home_page_with_the_errors() -> None:
     assert Race.objects.count() == 0
 
 
+def test_a_refused_race_keeps_the_rest_of_the_home_page(alice: Player) -> None:
+    client = client_for(alice)
+    game_id = start_practice(client, 7)["game"]["id"]
+    play(client, game_id, ["draw"])
+    race_create(host=alice, variant="sultan", time_limit_s=600, seat_limit=2)
+    response = client.post("/races/new", {"seats": "9", "time_limit": "15"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="race-seats-error"' in html
+    assert 'id="practice-deal"' in html  # the practice form
+    assert "resume-card" in html  # the open practice game
+    assert 'class="race-meta"' in html  # the recent race
+
+
 def test_the_top_bar_names_the_guest(alice: Player) -> None:
     client = Client()
     client.post("/guest", {"nickname": "Zubaida"})

@@ -115,6 +115,9 @@ def test_a_running_races_game_replay_is_refused_to_everyone(
         assert seed not in api.content.decode()
         assert "stock" not in _keys(api.json())
         assert "seed" not in _keys(api.json())
+        # One code for one reason, whichever endpoint is asked.
+        analysis = client.get(f"/api/games/{game.pk}/analysis")
+        assert (analysis.status_code, analysis.json()["code"]) == (403, "race_running")
         page = client.get(f"/games/{game.pk}/replay/")
         assert page.status_code == 403
         assert seed not in page.content.decode()

@@ -124,5 +124,17 @@ async def connect(race: Race, session_key: str | None, origin: str = "http://127
 db = sync_to_async
 
 
+def progress_entries(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every racer's state the progress frames carried, in the order received."""
+    return [racer for f in frames if f["type"] == "progress" for racer in f["racers"]]
+
+
+def versions(frame: dict[str, Any]) -> list[int]:
+    """The race versions a frame covers: a progress frame's `vs`, else its `v`."""
+    if "vs" in frame:
+        return list(frame["vs"])
+    return [frame["v"]] if isinstance(frame.get("v"), int) else []
+
+
 def state_cards(state: GameState) -> set[str]:
     return set(state.stock)

@@ -82,8 +82,9 @@ def _check_frame(frame: dict[str, Any], own_cards: set[str], ended: bool) -> Non
         if racer["progress"] is not None:
             assert set(racer["progress"]) == RACE_VIEW_KEYS
     if frame["type"] == "progress":
-        assert set(frame["progress"]) == RACE_VIEW_KEYS
-        assert all(isinstance(v, int) for v in frame["progress"]["foundations"])
+        for racer in frame["racers"]:
+            assert set(racer["progress"]) == RACE_VIEW_KEYS
+            assert all(isinstance(v, int) for v in racer["progress"]["foundations"])
     ghost = frame.get("ghost")
     if ghost is not None:  # a challenge's recorded game: race views over time, nothing more
         assert set(ghost) == {"player", "nickname", "frames"}

@@ -37,7 +37,7 @@ async def _heard_from(client: Client, player: int, within_s: float) -> bool:
     if await client.communicator.receive_nothing(timeout=within_s):
         return False
     for message in [await client.receive(), *await client.drain(0.1)]:
-        if message["type"] == "progress" and message["player"] == player:
+        if message["type"] == "progress" and player in {r["player"] for r in message["racers"]}:
             return True
     return False
 

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from unittest.mock import ANY
 
 import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games.models import Game, Move, Race
-from games.races.broadcast import race_group
+from games.models import Game, Move, Race, RaceEvent
+from games.races.publisher import race_group
 from sultan_site.asgi import application
 from tests.races.conftest import Lobby
-from tests.races.helpers import careless_policy, connect, db, good_policy, recorded_game
+from tests.races.helpers import (
+    careless_policy,
+    connect,
+    db,
+    good_policy,
+    progress_entries,
+    recorded_game,
+    versions,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,7 +103,7 @@ async def test_an_opponent_sees_progress_and_no_card(started: Lobby):
     first_play = next(i for i, t in enumerate(tokens) if t not in ("draw", "redeal"))
     for token in tokens[: first_play + 1]:
         assert (await alice.move(token))["type"] == "ack"
-    progress = [f for f in await bob.drain() if f["type"] == "progress"]
+    progress = progress_entries(await bob.drain())
     assert progress[-1]["player"] == started.players["alice"].pk
     assert progress[-1]["progress"]["cards_played"] == 1
     assert not any(isinstance(v, str) and len(v) == 2 for v in _strings(progress))
@@ -236,7 +245,7 @@ async def test_a_spectator_sees_race_views_only_and_cannot_move(started: Lobby):
     assert answer["code"] == "forbidden"
     await alice.move("draw")
     progress = await dave.receive_until("progress")
-    assert progress["progress"]["cards_played"] == 0
+    assert progress["racers"][0]["progress"]["cards_played"] == 0
     anonymous = await connect(started.race, None)
     assert anonymous.frames[0]["you"]["role"] == "spectator"
     for client in (dave, alice, anonymous):
@@ -313,15 +322,38 @@ async def test_a_racer_reconnects_mid_race_and_goes_on(started: Lobby):
     await again.close()
 
 
-async def test_sync_answers_synced_when_current_and_a_snapshot_when_behind(started: Lobby):
+async def test_sync_answers_synced_when_current_and_the_missed_events_when_behind(
+    started: Lobby,
+):
     alice = await connect(started.race, started.keys["alice"])
+    before = alice.frames[0]["v"]
+    await alice.move("draw")
+    await alice.move("draw")
     await alice.drain()
     await alice.send({"type": "ping"})
     current = (await alice.receive_until("pong"))["v"]
+    assert current == before + 2
     await alice.send({"type": "sync", "v": current})
     assert await alice.receive_until("synced") == {"type": "synced", "v": current}
-    await alice.send({"type": "sync", "v": current - 1})
-    assert (await alice.receive_until("snapshot"))["v"] == current
+    await alice.send({"type": "sync", "v": before})
+    healed = await alice.receive()
+    assert healed["type"] == "progress"
+    assert healed["vs"] == [before + 1, before + 2]
+    assert healed["racers"] == [
+        {"player": started.players["alice"].pk, "seq": 2, "progress": ANY},
+    ]
+    assert await alice.receive() == {"type": "synced", "v": current}
+    await alice.close()
+
+
+async def test_sync_answers_a_snapshot_once_the_history_is_gone(started: Lobby):
+    alice = await connect(started.race, started.keys["alice"])
+    before = alice.frames[0]["v"]
+    await alice.move("draw")
+    await alice.drain()
+    await db(RaceEvent.objects.filter(race=started.race).delete)()
+    await alice.send({"type": "sync", "v": before})
+    assert (await alice.receive_until("snapshot"))["v"] == before + 1
     await alice.close()
 
 
@@ -329,10 +361,10 @@ async def test_every_change_bumps_the_version_by_one(started: Lobby):
     bob = await connect(started.race, started.keys["bob"])
     alice = await connect(started.race, started.keys["alice"])
     await bob.drain()
-    seen = [f["v"] for f in bob.frames if "v" in f]
+    seen = [v for f in bob.frames for v in versions(f)]
     for _ in range(3):
         await alice.move("draw")
-    seen += [f["v"] for f in await bob.drain() if "v" in f]
+    seen += [v for f in await bob.drain() for v in versions(f)]
     assert seen == list(range(seen[0], seen[0] + len(seen)))
     await alice.close()
     await bob.close()

@@ -33,7 +33,14 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def two_servers():
     with database_env("two") as env:
-        env = {**env, "REDIS_URL": REDIS_URL, "SULTAN_RACE_COUNTDOWN_S": "0"}
+        # Pub/sub channels are not scoped by Redis's database number: a prefix of our own.
+        prefix = f"sultan-two-{os.getpid()}"
+        env = {
+            **env,
+            "REDIS_URL": REDIS_URL,
+            "SULTAN_RACE_COUNTDOWN_S": "0",
+            "SULTAN_CHANNEL_PREFIX": prefix,
+        }
         with daphne(env) as first, daphne(env) as second:
             yield first, second
 
@@ -55,15 +62,16 @@ async def test_racers_on_different_processes_see_each_others_progress(two_server
             assert (await receive_until(ws, "snapshot"))["race"]["status"] == "running"
         await alice_ws.send(json.dumps({"type": "move", "token": "draw", "id": "a1", "seq": 0}))
         assert (await receive_until(alice_ws, "ack"))["seq"] == 1
-        seen_by_bob = await receive_until(bob_ws, "progress")
+        (seen_by_bob,) = (await receive_until(bob_ws, "progress"))["racers"]
         assert seen_by_bob["player"] == alice_id
         assert seen_by_bob["progress"]["passes_used"] == 1
 
         await bob_ws.send(json.dumps({"type": "resign", "id": "b1", "seq": 0}))
         assert (await receive_until(bob_ws, "ack"))["view"]["status"] == "resigned"
-        seen_by_alice = await receive_until(alice_ws, "progress")
-        while seen_by_alice["player"] != bob_id:  # her own move's broadcast may come first
-            seen_by_alice = await receive_until(alice_ws, "progress")
+        racers = (await receive_until(alice_ws, "progress"))["racers"]
+        while bob_id not in {r["player"] for r in racers}:  # her own move's may come first
+            racers = (await receive_until(alice_ws, "progress"))["racers"]
+        (seen_by_alice,) = [r for r in racers if r["player"] == bob_id]
         assert seen_by_alice["progress"]["status"] == "resigned"
     finally:
         await alice_ws.close()

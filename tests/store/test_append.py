@@ -89,6 +89,23 @@ def test_it_refuses_a_client_move_id_reused_for_another_move(alice):
     assert log_of(game) == before
 
 
+@pytest.mark.parametrize("token", ["redeal", "draw", "zz"])
+def test_a_reused_client_move_id_at_the_current_seq_is_a_conflict_whatever_the_move(alice, token):
+    """One mistake, one code: an illegal (`redeal` with a full stock), a legal or a
+    malformed move under an id already used is refused for the id first."""
+    game = game_create(player=alice, variant="sultan", seed=7)
+    game_append_move(
+        game_id=game.pk, player=alice, token="draw", client_move_id="m-1", expected_seq=0
+    )
+    before = log_of(game)
+    with pytest.raises(MoveRejected) as caught:
+        game_append_move(
+            game_id=game.pk, player=alice, token=token, client_move_id="m-1", expected_seq=1
+        )
+    assert (caught.value.code, caught.value.current_seq) == ("conflict", 1)
+    assert log_of(game) == before
+
+
 @pytest.mark.parametrize(("token", "code"), [("zz", "invalid"), ("W3", "invalid"), ("", "invalid")])
 def test_it_rejects_tokens_that_are_not_notation(alice, token, code):
     game = game_create(player=alice, variant="sultan", seed=7)

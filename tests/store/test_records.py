@@ -133,9 +133,7 @@ def test_a_race_record_may_not_take_back_moves(finished_game, alice):
     record = _corrupt(
         game_record(game=finished_game, viewer=alice), '[Race "-"]', '[Race "abcd-efgh"]'
     )
-    with pytest.raises(
-        RecordError, match="line 14, move 2 \\(undo\\): undo: races have no take-backs"
-    ):
+    with pytest.raises(RecordError, match="line 14, move 2 \\(undo\\): races have no take-backs"):
         verify_record(record)
 
 

@@ -2,6 +2,8 @@
 // { ok, status, data }: a refusal is data to show, not an exception, and a
 // network failure is status 0 with a message a person can read.
 
+import { gettext, interpolate } from "./i18n.js";
+
 export function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   return match ? decodeURIComponent(match[1]) : "";
@@ -20,13 +22,13 @@ export async function api(url, { method = "GET", body = undefined } = {}) {
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, data: { code: "network", message: "No connection to the server. Check your network and try again." } };
+    return { ok: false, status: 0, data: { code: "network", message: gettext("No connection to the server. Check your network and try again.") } };
   }
   let data = null;
   try {
     data = await response.json();
   } catch {
-    data = { code: "bad_response", message: `The server answered ${response.status} without details.` };
+    data = { code: "bad_response", message: interpolate(gettext("The server answered %(status)s without details."), { status: response.status }, true) };
   }
   return { ok: response.ok, status: response.status, data };
 }

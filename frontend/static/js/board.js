@@ -9,7 +9,8 @@
 // Intentions also arrive as a bubbling "board:intent" CustomEvent ({detail: {token}});
 // listen to one or the other. Needs css/board.css on the page.
 
-import { ensureSprite, cardName } from "./cards.js";
+import { ensureSprite, cardName, CardName } from "./cards.js";
+import { gettext, interpolate, orList } from "./i18n.js";
 import { installKeys, ensureTabStop } from "./keys.js";
 import { buildBoard, paintView, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
 import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
@@ -50,8 +51,8 @@ export class Board {
     this.undoButton = undoButton;
     ensureSprite(element.ownerDocument);
     element.setAttribute("role", "group");
-    element.setAttribute("aria-roledescription", "Sultan board");
-    if (!element.hasAttribute("aria-label")) element.setAttribute("aria-label", "Sultan game board");
+    element.setAttribute("aria-roledescription", gettext("Sultan board"));
+    if (!element.hasAttribute("aria-label")) element.setAttribute("aria-label", gettext("Sultan game board"));
     this.#drag = installDrag(element, {
       start: (s) => this.#dragStart(s),
       over: (spot) => this.#dragOver(spot),
@@ -104,7 +105,7 @@ export class Board {
     this.#clearPending(false);
     this.#paint(view);
     if (events.some((e) => e.type === "undo")) {
-      this.announce("Move taken back.");
+      this.announce(gettext("Move taken back."));
       return;
     }
     const { flights, words, won } = playEvents(this.#dom, events, before, view);
@@ -114,7 +115,7 @@ export class Board {
   }
 
   /** The server refused `token`: put everything back and say why, briefly. */
-  reject(token, message = "That move was refused") {
+  reject(token, message = gettext("That move was refused")) {
     const p = this.#pending;
     if (p && token && p.token !== token) return;
     this.#clearPending(true);
@@ -236,7 +237,7 @@ export class Board {
     const card = sourceCard(source, this.#view);
     if (!card) {
       this.#select(null);
-      if (viaKey) this.showMessage(source === "w" ? "The waste is empty" : `Slot ${source} is empty`);
+      if (viaKey) this.showMessage(source === "w" ? gettext("The waste is empty") : interpolate(gettext("Slot %(slot)s is empty"), { slot: source }, true));
       return;
     }
     if (this.#selection === source && !viaKey) { this.#select(null); return; }
@@ -244,13 +245,13 @@ export class Board {
     if (!dests.length) {
       this.#select(null);
       shake(sourceSpot(this.#dom, source)?.querySelector(".sc-card"));
-      this.showMessage(`${cardName(card)} has no move now`);
+      this.showMessage(interpolate(gettext("%(card)s has no move now"), { card: CardName(card) }, true));
       return;
     }
     if (dests.length === 1 && !viaKey) { this.#send(dests[0].token, source); return; }
     this.#select(source);
-    const where = dests.map((d) => (d.kind === "foundation" ? `foundation ${d.id}` : `slot ${d.id}`));
-    this.announce(`${cardName(card)} selected: ${where.join(" or ")}.`);
+    const where = dests.map((d) => interpolate(d.kind === "foundation" ? gettext("foundation %(n)s") : gettext("slot %(n)s"), { n: d.id }, true));
+    this.announce(interpolate(gettext("%(card)s selected: %(places)s."), { card: CardName(card), places: orList(where) }, true));
   }
 
   #letter(l) {
@@ -274,7 +275,7 @@ export class Board {
     // No selection: play the one card that can go there, if there is exactly one.
     const options = tokensTo(n, legal);
     if (options.length === 1) this.#send(options[0], options[0][0]);
-    else this.showMessage(options.length ? `Several cards can go to foundation ${n}: pick one first` : `Nothing can go to foundation ${n} now`);
+    else this.showMessage(interpolate(options.length ? gettext("Several cards can go to foundation %(n)s: pick one first") : gettext("Nothing can go to foundation %(n)s now"), { n }, true));
   }
 
   #stock() {
@@ -282,13 +283,13 @@ export class Board {
     const legal = this.#view.legal ?? [];
     if (legal.includes("draw")) this.#send("draw", null);
     else if (legal.includes("redeal")) this.#send("redeal", null);
-    else if (this.#view.status === "playing") this.showMessage((this.#view.redeals_left ?? 0) > 0 ? "Nothing to redeal" : "No redeals left");
+    else if (this.#view.status === "playing") this.showMessage((this.#view.redeals_left ?? 0) > 0 ? gettext("Nothing to redeal") : gettext("No redeals left"));
   }
 
   #redeal() {
     if (!this.#ready()) return;
     if (this.#view.legal?.includes("redeal")) this.#send("redeal", null);
-    else this.showMessage(this.#view.stock_count ? "Redeal once the stock is empty" : "No redeal possible");
+    else this.showMessage(this.#view.stock_count ? gettext("Redeal once the stock is empty") : gettext("No redeal possible"));
   }
 
   #ready() { return this.#interactive && this.#view && !this.#pending; }

@@ -2,14 +2,24 @@
 // desktop and never depend on a font having suit glyphs (emoji fallbacks vary).
 // Suit and ornament shapes live once in a hidden sprite; each card <use>s them.
 
+import { capitalize, gettext, interpolate, pgettext } from "./i18n.js";
+
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
 
+// Cards named as players say them: "queen of spades", «дама пик».
 const RANK_WORD = {
-  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-  8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
+  A: pgettext("card rank", "ace"), 2: pgettext("card rank", "two"), 3: pgettext("card rank", "three"),
+  4: pgettext("card rank", "four"), 5: pgettext("card rank", "five"), 6: pgettext("card rank", "six"),
+  7: pgettext("card rank", "seven"), 8: pgettext("card rank", "eight"), 9: pgettext("card rank", "nine"),
+  T: pgettext("card rank", "ten"), J: pgettext("card rank", "jack"), Q: pgettext("card rank", "queen"),
+  K: pgettext("card rank", "king"),
 };
-const SUIT_WORD = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// The suit as it follows a rank ("of clubs"; in Russian the genitive, «треф»).
+const SUIT_WORD = {
+  C: pgettext("card of suit", "clubs"), D: pgettext("card of suit", "diamonds"),
+  H: pgettext("card of suit", "hearts"), S: pgettext("card of suit", "spades"),
+};
 const RANK_INDEX = { T: "10" };
 const SPRITE_ID = "sultan-card-sprite";
 
@@ -37,11 +47,15 @@ export function parseCard(code) {
 
 export const isRed = (code) => code?.[1] === "H" || code?.[1] === "D";
 
-/** "7H" → "Seven of hearts". */
+/** "7H" → "seven of hearts" («семёрка червей»): lower case, to sit inside a sentence. */
 export function cardName(code) {
   const c = parseCard(code);
-  return c ? `${RANK_WORD[c.rank]} of ${SUIT_WORD[c.suit]}` : "No card";
+  if (!c) return gettext("no card");
+  return interpolate(pgettext("card name", "%(rank)s of %(suit)s"), { rank: RANK_WORD[c.rank], suit: SUIT_WORD[c.suit] }, true);
 }
+
+/** The same, to start a sentence or a label: "Seven of hearts". */
+export const CardName = (code) => capitalize(cardName(code));
 
 /** The rank as printed in a card's corner ("T" prints as "10"). */
 export const rankLabel = (rank) => RANK_INDEX[rank] ?? rank;
@@ -93,7 +107,7 @@ export function createCardEl(code, { sultan = false } = {}, doc = document) {
   el.className = `sc-card sc-face ${isRed(code) ? "is-red" : "is-black"}${c && c.value >= 11 ? " is-court" : ""}`;
   el.dataset.card = code;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", cardName(code));
+  el.setAttribute("aria-label", CardName(code));
   if (!c) return el;
   el.innerHTML = `<svg viewBox="0 0 250 350" aria-hidden="true" focusable="false">${corner(c)}<g transform="rotate(180 125 175)">${corner(c)}</g>${centre(c, sultan)}</svg>`;
   if (sultan) el.classList.add("is-sultan-card");
@@ -105,7 +119,7 @@ export function createBackEl(doc = document) {
   const el = doc.createElement("div");
   el.className = "sc-card sc-back";
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", "Face-down card");
+  el.setAttribute("aria-label", gettext("Face-down card"));
   return el;
 }
 

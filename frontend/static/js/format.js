@@ -1,5 +1,7 @@
 // Small formatting helpers shared by the pages.
 
+import { pgettext } from "./i18n.js";
+
 /** Milliseconds as a clock reads: 4:07, or 1:02:09 past the hour. */
 export function clock(ms) {
   const total = Math.max(0, Math.floor((ms ?? 0) / 1000));
@@ -10,13 +12,11 @@ export function clock(ms) {
   return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-/** "1 move", "2 moves". */
-export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
-
+/** A game's status as pages name it (the same words as the server's labels). */
 export const STATUS_TEXT = {
-  playing: "In play",
-  won: "Won",
-  lost: "No moves left",
-  resigned: "Resigned",
-  timeout: "Time ran out",
+  playing: pgettext("game status", "In play"),
+  won: pgettext("game status", "Won"),
+  lost: pgettext("game status", "No moves left"),
+  resigned: pgettext("game status", "Resigned"),
+  timeout: pgettext("game status", "Time ran out"),
 };

@@ -2,9 +2,16 @@
 // Race views never carry cards (racers share the deal), so this draws counts.
 
 import { ensureSprite, suitSvg } from "./cards.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 const SUITS = "DHDSHSCHC";
-const STATUS = { playing: "Playing", won: "Won", lost: "Out of moves", resigned: "Resigned" };
+const STATUS = {
+  playing: pgettext("race result", "Playing"),
+  won: pgettext("race result", "Won"),
+  lost: pgettext("race result", "Out of moves"),
+  resigned: pgettext("race result", "Resigned"),
+  timeout: pgettext("race result", "Out of time"),
+};
 
 /**
  * renderMiniGrid(element, raceView, { label }) — repaints element in place.
@@ -25,11 +32,11 @@ export function renderMiniGrid(element, race, { label = "" } = {}) {
   });
   const played = race?.cards_played ?? 0;
   const pass = race?.passes_used ?? 1;
-  const summary = `${label ? `${label}: ` : ""}${played} of 95 cards played, pass ${pass} of 3, ${STATUS[status] ?? status}.`;
+  const summary = (label ? `${label}: ` : "") + interpolate(gettext("%(played)s of 95 cards played, pass %(pass)s of 3, %(status)s."), { played, pass, status: STATUS[status] ?? status }, true);
   element.setAttribute("role", "img");
-  element.setAttribute("aria-label", `${summary} Foundation heights: ${counts.map((n, i) => `${i + 1}: ${n}`).join(", ")}.`);
+  element.setAttribute("aria-label", `${summary} ${interpolate(gettext("Foundation heights: %(heights)s."), { heights: counts.map((n, i) => `${i + 1}: ${n}`).join(", ") }, true)}`);
   element.innerHTML = `${label ? `<div class="sb-mini-name">${escapeHtml(label)}</div>` : ""}<ol class="sb-mini-grid">${cells.join("")}</ol>`
-    + `<div class="sb-mini-meta"><span><b>${played}</b>/95</span><span>Pass ${pass}/3</span>${status === "playing" ? "" : `<span class="sb-mini-status">${STATUS[status] ?? status}</span>`}</div>`
+    + `<div class="sb-mini-meta"><span><b>${played}</b>/95</span><span>${interpolate(gettext("Pass %(pass)s/3"), { pass }, true)}</span>${status === "playing" ? "" : `<span class="sb-mini-status">${STATUS[status] ?? status}</span>`}</div>`
     + `<div class="sb-mini-bar" style="--fill:${Math.round((played / 95) * 100)}%"></div>`;
   return element;
 }

@@ -14,7 +14,8 @@ from typing import Final, Literal
 
 from games.engine.cards import CARD_PLACES
 from games.engine.notation import SLOT_LETTERS
-from games.engine.rules import apply, new_game, replay
+from games.engine.positions import replay
+from games.engine.rules import apply, new_game
 from games.engine.solver.model import CARD_NAMES, Position
 from games.engine.solver.search import DRAW, REDEAL, WASTE_DOWN, WASTE_UP, Search
 from games.engine.state import LOST, WON, GameState

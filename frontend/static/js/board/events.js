@@ -2,18 +2,23 @@
 // The view is already painted when this runs: each event names where a card
 // came from (measured before the repaint) and where it now stands.
 
-import { cardName } from "../cards.js";
+import { cardName, CardName } from "../cards.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { cardAt } from "./layout.js";
 import { parseLocation } from "./moves.js";
 import { flyFrom, STAGGER } from "./animate.js";
 
-const STATUS_SAY = { won: "You won! All cards are home.", lost: "No moves left. Game over.", resigned: "You resigned." };
+const STATUS_SAY = {
+  won: gettext("You won! All cards are home."),
+  lost: gettext("No moves left. Game over."),
+  resigned: gettext("You resigned."),
+};
 
 const place = (loc) => {
   const { kind, id } = parseLocation(loc);
-  return kind === "foundation" ? `foundation ${id}` : kind === "reserve" ? `slot ${id}` : kind;
+  if (kind === "foundation") return interpolate(gettext("foundation %(n)s"), { n: id }, true);
+  return kind === "reserve" ? interpolate(gettext("slot %(n)s"), { n: id }, true) : kind;
 };
-const lower = (code) => cardName(code).toLowerCase();
 
 /** → { flights: Promise[], words: string, won: boolean } */
 export function playEvents(dom, events, before, view) {
@@ -27,14 +32,16 @@ export function playEvents(dom, events, before, view) {
       const node = cardAt(dom, e.to);
       moved.add(node);
       flights.push(flyFrom(node, before[e.from], { delay, turn: e.from === "stock" }));
-      words.push(e.from === "stock" ? `Drew ${lower(e.card)}.` : `${cardName(e.card)} to ${place(e.to)}.`);
+      words.push(e.from === "stock"
+        ? interpolate(gettext("Drew %(card)s."), { card: cardName(e.card) }, true)
+        : interpolate(gettext("%(card)s to %(place)s."), { card: CardName(e.card), place: place(e.to) }, true));
     } else if (e.type === "refill") {
       flights.push(flyFrom(cardAt(dom, `reserve:${e.slot}`), before.stock, { delay, turn: true }));
-      words.push(`Slot ${e.slot} refilled: ${lower(e.card)}.`);
+      words.push(interpolate(gettext("Slot %(slot)s refilled: %(card)s."), { slot: e.slot, card: cardName(e.card) }, true));
     } else if (e.type === "redeal") {
       flights.push(flyFrom(cardAt(dom, "stock"), before.waste, { delay }));
       const left = view.redeals_left;
-      words.push(`Redealt ${e.cards} cards; ${left === 1 ? "1 redeal" : `${left} redeals`} left.`);
+      words.push(`${interpolate(ngettext("Redealt %s card;", "Redealt %s cards;", e.cards), [e.cards])} ${interpolate(ngettext("%s redeal left.", "%s redeals left.", left), [left])}`);
     } else if (e.type === "status") {
       words.push(STATUS_SAY[e.status] ?? "");
       won = e.status === "won";

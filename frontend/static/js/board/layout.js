@@ -3,11 +3,17 @@
 // and "after" positions of the same place.
 
 import { createCardEl, createBackEl, createOrnamentEl, cardName, suitSvg } from "../cards.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { SLOT_LETTERS, SULTAN, foundationHeight, cardBelow } from "./moves.js";
 
 const FOUNDATION_SUITS = "DHDSHSCHC"; // the layout's kings (and the ace of hearts), in reading order
 const WASTE_FAN = 3; // how many waste cards show; only the top one plays
-const STATUS_TEXT = { playing: "", won: "Won — the Sultan is surrounded", lost: "No moves left", resigned: "Resigned" };
+const STATUS_TEXT = {
+  playing: "",
+  won: gettext("Won — the Sultan is surrounded"),
+  lost: pgettext("game status", "No moves left"),
+  resigned: pgettext("game status", "Resigned"),
+};
 
 const el = (tag, className, attrs = {}) => {
   const node = document.createElement(tag);
@@ -46,7 +52,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
     c.wrap.dataset.foundation = String(n);
     if (n === SULTAN) {
       c.wrap.classList.add("is-sultan");
-      c.caption.append(createOrnamentEl("orn-turban", "sb-turban"), "Sultan");
+      c.caption.append(createOrnamentEl("orn-turban", "sb-turban"), gettext("Sultan"));
     }
     place(c.wrap, Math.ceil(n / 3), ((n - 1) % 3) + 2);
     table.append(c.wrap);
@@ -86,7 +92,7 @@ export function buildBoard(root, slotCount, { undoButton = true } = {}) {
   footer.append(dom.played, dom.pass, dom.status);
   if (undoButton) {
     dom.undo = el("button", "sb-button", { type: "button", "data-action": "undo", "aria-keyshortcuts": "u" });
-    dom.undo.innerHTML = `<span aria-hidden="true">↶</span> Undo`;
+    dom.undo.innerHTML = `<span aria-hidden="true">↶</span> ${gettext("Undo")}`;
     footer.append(dom.undo);
   }
   dom.toast = el("div", "sb-toast", { "aria-hidden": "true" });
@@ -124,11 +130,12 @@ export function paintView(dom, view) {
     c.wrap.classList.toggle("is-complete", done);
     c.wrap.dataset.depth = String(h.count < 2 ? 1 : h.count < 5 ? 2 : h.count < 10 ? 3 : 4);
     if (n === SULTAN) {
-      c.spot.setAttribute("aria-label", `Foundation 5, the Sultan: ${cardName(top)}. Takes no cards.`);
+      c.spot.setAttribute("aria-label", interpolate(gettext("Foundation 5, the Sultan: %(card)s. Takes no cards."), { card: cardName(top) }, true));
       return;
     }
     c.caption.innerHTML = `<kbd>${n}</kbd>${suitSvg(FOUNDATION_SUITS[i])}<span class="sb-height${done ? " is-done" : ""}">${done ? "✓" : `${h.count}/${h.max}`}</span>`;
-    c.spot.setAttribute("aria-label", `Foundation ${n}: ${cardName(top)}, ${done ? "complete" : `${h.count} of ${h.max} cards`}`);
+    const height = done ? gettext("complete") : interpolate(ngettext("%(count)s of %(max)s card", "%(count)s of %(max)s cards", h.max), { count: h.count, max: h.max }, true);
+    c.spot.setAttribute("aria-label", interpolate(gettext("Foundation %(n)s: %(card)s, %(height)s"), { n, card: cardName(top), height }, true));
   });
 
   dom.slots.forEach((c, i) => {
@@ -139,7 +146,7 @@ export function paintView(dom, view) {
     else c.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
     c.spot.querySelector(".sb-empty")?.append(letter);
     c.wrap.classList.toggle("is-empty", !code);
-    c.spot.setAttribute("aria-label", `Slot ${letter}: ${code ? cardName(code) : "empty"}`);
+    c.spot.setAttribute("aria-label", interpolate(gettext("Slot %(slot)s: %(card)s"), { slot: letter, card: code ? cardName(code) : gettext("empty") }, true));
   });
 
   const s = dom.stock;
@@ -157,16 +164,16 @@ export function paintView(dom, view) {
     s.spot.dataset.depth = "0";
   }
   const r = view.redeals_left ?? 0;
-  s.caption.textContent = r === 1 ? "1 redeal left" : `${r} redeals left`;
+  s.caption.textContent = interpolate(ngettext("%s redeal left", "%s redeals left", r), [r]);
   s.spot.setAttribute("aria-label", count > 0
-    ? `Stock: ${count} cards. Draw. ${s.caption.textContent}.`
-    : r > 0 ? `Stock empty. Redeal, ${s.caption.textContent}.` : "Stock empty, no redeals left.");
+    ? interpolate(ngettext("Stock: %(count)s card. Draw. %(left)s.", "Stock: %(count)s cards. Draw. %(left)s.", count), { count, left: s.caption.textContent }, true)
+    : r > 0 ? interpolate(gettext("Stock empty. Redeal, %(left)s."), { left: s.caption.textContent }, true) : gettext("Stock empty, no redeals left."));
 
   paintWaste(dom, waste);
 
   const played = view.cards_played ?? 0;
-  dom.played.innerHTML = `<b>${played}</b>/95 played`;
-  dom.pass.textContent = `Pass ${Math.min(3, 3 - r)} of 3`;
+  dom.played.innerHTML = interpolate(gettext("%(played)s/95 played"), { played: `<b>${played}</b>` }, true);
+  dom.pass.textContent = interpolate(gettext("Pass %(pass)s of 3"), { pass: Math.min(3, 3 - r) }, true);
   const status = view.status ?? "playing";
   dom.root.dataset.status = status;
   dom.status.hidden = status === "playing";
@@ -190,8 +197,10 @@ function paintWaste(dom, waste) {
   if (top) setCard(w.spot, top).dataset.wasteIndex = String(waste.length - 1);
   else w.spot.append(el("span", "sb-empty", { "aria-hidden": "true" }));
   w.wrap.classList.toggle("is-empty", !top);
-  w.caption.innerHTML = `<kbd>w</kbd><span>${waste.length ? `${waste.length} in waste` : "Waste"}</span>`;
-  w.spot.setAttribute("aria-label", top ? `Waste: ${cardName(top)} on top, ${waste.length} card${waste.length === 1 ? "" : "s"}` : "Waste: empty");
+  w.caption.innerHTML = `<kbd>w</kbd><span>${waste.length ? interpolate(gettext("%(count)s in waste"), { count: waste.length }, true) : gettext("Waste")}</span>`;
+  w.spot.setAttribute("aria-label", top
+    ? interpolate(ngettext("Waste: %(card)s on top, %(count)s card", "Waste: %(card)s on top, %(count)s cards", waste.length), { card: cardName(top), count: waste.length }, true)
+    : gettext("Waste: empty"));
 }
 
 /** Screen-space rectangles of the places an event can name, taken before a repaint. */

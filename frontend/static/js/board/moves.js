@@ -1,7 +1,8 @@
 // Reading the server's `legal` list. The board never judges a move itself: it
 // only asks which tokens the server offered, and explains refusals in words.
 
-import { parseCard, cardName } from "../cards.js";
+import { parseCard, cardName, CardName } from "../cards.js";
+import { gettext, interpolate } from "../i18n.js";
 
 export const SLOT_LETTERS = "abcdefgh";
 export const SULTAN = 5; // foundation number that never takes a card
@@ -47,23 +48,23 @@ export function sourceCard(source, view) {
 /** Why a dropped card cannot land on a target the server did not offer. */
 export function refusal(source, target, view) {
   const card = sourceCard(source, view);
-  if (!card) return "Nothing to move";
+  if (!card) return gettext("Nothing to move");
   if (target.kind === "foundation") {
     const n = Number(target.id);
-    if (n === SULTAN) return "The Sultan never takes a card";
+    if (n === SULTAN) return gettext("The Sultan never takes a card");
     const top = view.foundations?.[n - 1];
     const h = foundationHeight(n - 1, top);
-    if (h.count >= h.max) return `Foundation ${n} is complete`;
-    return `Foundation ${n} doesn't take ${card}`;
+    if (h.count >= h.max) return interpolate(gettext("Foundation %(n)s is complete"), { n }, true);
+    return interpolate(gettext("Foundation %(n)s doesn’t take the %(card)s"), { n, card: cardName(card) }, true);
   }
   if (target.kind === "slot") {
     const i = SLOT_LETTERS.indexOf(target.id);
-    if (source !== "w") return "Reserve cards go to foundations only";
-    if (view.reserve?.[i]) return `Slot ${target.id} is taken`;
-    if (!String(view.variant).startsWith("pysolfc")) return "Only the stock refills the divan";
-    return `${cardName(card)} can't go to slot ${target.id}`;
+    if (source !== "w") return gettext("Reserve cards go to foundations only");
+    if (view.reserve?.[i]) return interpolate(gettext("Slot %(slot)s is taken"), { slot: target.id }, true);
+    if (!String(view.variant).startsWith("pysolfc")) return gettext("Only the stock refills the divan");
+    return interpolate(gettext("%(card)s can’t go to slot %(slot)s"), { card: CardName(card), slot: target.id }, true);
   }
-  return "Not a place for a card";
+  return gettext("Not a place for a card");
 }
 
 /** "foundation:3" → {kind, id}; also "reserve:c", "waste", "stock". */

@@ -4,7 +4,8 @@
 
 import { createBoard } from "../board.js";
 import { api, moveId } from "../api.js";
-import { clock, plural } from "../format.js";
+import { clock } from "../format.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 const root = document.getElementById("practice");
 const $ = (id) => document.getElementById(id);
@@ -43,7 +44,7 @@ async function start() {
   const answer = await api("/api/practice", { method: "POST", body: { deal, variant } });
   if (!answer.ok) {
     els.loading.textContent = "";
-    showError(answer.data?.message ?? "The game could not be dealt.", true);
+    showError(answer.data?.message ?? gettext("The game could not be dealt."), true);
     return;
   }
   const { view, resumed, player } = answer.data;
@@ -55,7 +56,7 @@ async function start() {
   showStats(view);
   els.resign.disabled = false;
   els.hint.disabled = false;
-  if (resumed && view.seq > 0) board.showMessage(`Welcome back: your game on deal ${root.dataset.deal}, as you left it.`);
+  if (resumed && view.seq > 0) board.showMessage(interpolate(gettext("Welcome back: your game on deal %(deal)s, as you left it."), { deal: root.dataset.deal }, true));
   if (player?.guest) markGuest(player.nickname);
 }
 
@@ -85,7 +86,7 @@ function showStats(view) {
 async function intent(token) {
   if (!game) return;
   if (inFlight) {
-    board.reject(token, "One moment: your last move is still on its way.");
+    board.reject(token, gettext("One moment: your last move is still on its way."));
     return;
   }
   const answer = await post(token);
@@ -115,17 +116,17 @@ async function answered(token, answer) {
     return;
   }
   if (answer.status === 409) {
-    board.reject(token, "This game moved on in another tab. Here is where it stands now.");
+    board.reject(token, gettext("This game moved on in another tab. Here is where it stands now."));
     await resync();
     return;
   }
-  board.reject(token, answer.data?.message ?? "That move was refused.");
+  board.reject(token, answer.data?.message ?? gettext("That move was refused."));
 }
 
 async function acknowledged(ack) {
   if (ack.events.some((e) => e.type === "undo")) {
     board.render(ack.view);
-    board.announce("Move taken back.");
+    board.announce(gettext("Move taken back."));
   } else {
     await board.applyAck(ack.events, ack.view);
   }
@@ -152,10 +153,10 @@ async function finished(view) {
   const time = clock(elapsed());
   const cards = view.cards_played;
   const words = {
-    won: ["The Sultan is surrounded!", `All 95 cards home in ${time}, with ${plural(view.seq, "move")}.`],
-    lost: ["No moves left", `You brought ${cards} of 95 cards home in ${time}. Watch the replay to see where it slipped away.`],
-    resigned: ["You resigned", `${cards} of 95 cards were home after ${time}.`],
-  }[view.status] ?? ["Game over", `${cards} of 95 cards home.`];
+    won: [gettext("The Sultan is surrounded!"), interpolate(ngettext("All 95 cards home in %(time)s, with %(moves)s move.", "All 95 cards home in %(time)s, with %(moves)s moves.", view.seq), { time, moves: view.seq }, true)],
+    lost: [gettext("No moves left"), interpolate(gettext("You brought %(cards)s of 95 cards home in %(time)s. Watch the replay to see where it slipped away."), { cards, time }, true)],
+    resigned: [gettext("You resigned"), interpolate(gettext("%(cards)s of 95 cards were home after %(time)s."), { cards, time }, true)],
+  }[view.status] ?? [gettext("Game over"), interpolate(gettext("%(cards)s of 95 cards home."), { cards }, true)];
   els.resultTitle.textContent = words[0];
   els.resultText.textContent = words[1];
   els.result.dataset.status = view.status;
@@ -175,7 +176,7 @@ function showError(message, retry = false) {
     again.type = "button";
     again.className = "btn btn-small";
     again.style.marginLeft = ".75rem";
-    again.textContent = "Try again";
+    again.textContent = gettext("Try again");
     again.addEventListener("click", start);
     els.error.append(again);
   }
@@ -187,18 +188,18 @@ function markGuest(nickname) {
   const name = document.createElement("a");
   name.className = "account-name is-guest";
   name.href = "/#you";
-  name.title = "Playing as a guest: change your nickname";
+  name.title = gettext("Playing as a guest: change your nickname");
   name.textContent = nickname;
   const tag = document.createElement("span");
   tag.className = "tag";
-  tag.textContent = "guest";
+  tag.textContent = gettext("guest");
   name.append(tag);
   account.prepend(name);
 }
 
 els.resign.addEventListener("click", () => {
   if (!game || !board?.view || board.view.status !== "playing") return;
-  els.dialogText.textContent = `The game ends now with ${plural(board.view.cards_played, "card")} home. You can watch its replay, or play the deal again from the start.`;
+  els.dialogText.textContent = interpolate(ngettext("The game ends now with %(cards)s card home. You can watch its replay, or play the deal again from the start.", "The game ends now with %(cards)s cards home. You can watch its replay, or play the deal again from the start.", board.view.cards_played), { cards: board.view.cards_played }, true);
   els.dialog.returnValue = "";
   els.dialog.showModal();
 });
@@ -227,27 +228,30 @@ els.dialog.addEventListener("close", () => {
 async function askHint() {
   if (!game || !board?.view || board.view.status !== "playing" || els.hint.disabled) return;
   els.hint.disabled = true;
-  els.hint.textContent = "Thinking…";
+  els.hint.textContent = gettext("Thinking…");
   const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
-  els.hint.textContent = "Hint";
+  els.hint.textContent = gettext("Hint");
   els.hint.disabled = board.view.status !== "playing";
   if (!answer.ok) {
-    board.showMessage(answer.data?.message ?? "No hint right now.");
+    board.showMessage(answer.data?.message ?? gettext("No hint right now."));
     return;
   }
   const { status, move } = answer.data;
-  const text = status === "won" ? `Hint: ${describe(move)} — it leads to a win.`
-    : status === "lost" ? "No winning line from here, whatever you play."
-    : "The solver could not decide in time: no hint.";
+  const text = status === "won" ? interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true)
+    : status === "lost" ? gettext("No winning line from here, whatever you play.")
+    : gettext("The solver could not decide in time: no hint.");
   board.showMessage(text, 5000);
   if (status === "won") board.point(move);
 }
 
 function describe(token) {
-  if (token === "draw") return "draw a card";
-  if (token === "redeal") return "redeal";
-  const from = token[0] === "w" ? "the waste" : `slot ${token[0]}`;
-  return /[a-h]/.test(token[1]) ? `${from} to slot ${token[1]}` : `${from} to foundation ${token[1]}`;
+  if (token === "draw") return gettext("draw a card");
+  if (token === "redeal") return pgettext("hint", "redeal");
+  const to = token[1];
+  if (token[0] === "w") {
+    return interpolate(/[a-h]/.test(to) ? gettext("the waste to slot %(to)s") : gettext("the waste to foundation %(to)s"), { to }, true);
+  }
+  return interpolate(gettext("slot %(from)s to foundation %(to)s"), { from: token[0], to }, true);
 }
 
 els.hint.addEventListener("click", askHint);
@@ -270,10 +274,10 @@ els.copy.addEventListener("click", async () => {
   } catch {
     copied = false;
   }
-  label.textContent = copied ? "Copied!" : "Copy failed";
-  board?.announce(copied ? "Link to this deal copied." : `Copy this link: ${url}`);
+  label.textContent = copied ? gettext("Copied!") : gettext("Copy failed");
+  board?.announce(copied ? gettext("Link to this deal copied.") : interpolate(gettext("Copy this link: %(url)s"), { url }, true));
   if (!copied) board?.showMessage(url, 6000);
-  setTimeout(() => { label.textContent = "Copy link"; }, 2000);
+  setTimeout(() => { label.textContent = gettext("Copy link"); }, 2000);
 });
 
 start();

@@ -14,6 +14,7 @@ import { ResultsView } from "../race/results.js";
 import { Ghost } from "../race/ghost.js";
 import { byId, show } from "../race/dom.js";
 import { RESULT_LABEL, ordinal } from "../race/format.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const TICK_MS = 200;
 
@@ -64,12 +65,20 @@ function receive(message) {
       } else opponents.render(state, { finished: phase === "finished" });
       break;
     }
-    case "progress": {
-      const racer = state.racer(message.player);
-      const previous = racer?.progress;
-      state.applyProgress(message);
-      if (racer) opponents.progress(state, racer, previous);
-      if (message.player === state.me) play.onOwnProgress(message.seq);
+    case "progress":
+      // Every racer that changed since the last frame, each at their latest.
+      for (const update of message.racers) {
+        const changed = state.applyProgress(update);
+        if (changed) opponents.progress(state, changed.row, changed.previous);
+        if (update.player === state.me) play.onOwnProgress(update.seq);
+      }
+      break;
+    case "presence": {
+      const before = state.applyPresence(message);
+      if (phase === "lobby") {
+        lobby.noteChanges(before, state);
+        lobby.render(state, { connected });
+      } else if (phase) opponents.render(state, { finished: phase === "finished" });
       break;
     }
     case "end":
@@ -82,7 +91,7 @@ function receive(message) {
       const news = state.race?.rematch !== message.code;
       state.applyRematch(message);
       if (phase === "finished") results.render(state, variantLabel);
-      if (news) said.say("rematch", "A rematch is ready: the link to join it is next to the results.");
+      if (news) said.say("rematch", gettext("A rematch is ready: the link to join it is next to the results."));
       break;
     }
     case "ack":
@@ -135,13 +144,13 @@ function draw() {
 function announcePhase(now) {
   if (phase === "countdown") {
     const seconds = Math.max(1, Math.round((state.startsAt - now) / 1000));
-    said.say("phase", `The race starts in ${seconds} second${seconds === 1 ? "" : "s"}.`);
+    said.say("phase", interpolate(ngettext("The race starts in %s second.", "The race starts in %s seconds.", seconds), [seconds]));
   } else if (phase === "racing" && state.startsAt !== null && now - state.startsAt < 3000) {
-    said.say("phase", state.isRacer ? "Go! Space draws a card." : "The race is on.");
+    said.say("phase", state.isRacer ? gettext("Go! Space draws a card.") : gettext("The race is on."));
   } else if (phase === "finished" && state.results) {
     const mine = state.results.find((r) => r.player === state.me);
-    const who = mine ? ` You finished ${ordinal(mine.rank)} of ${state.results.length}: ${RESULT_LABEL[mine.status] ?? mine.status}.` : "";
-    said.say("phase", `The race is over.${who}`);
+    const who = mine ? " " + interpolate(gettext("You finished %(rank)s of %(count)s: %(result)s."), { rank: ordinal(mine.rank), count: state.results.length, result: RESULT_LABEL[mine.status] ?? mine.status }, true) : "";
+    said.say("phase", gettext("The race is over.") + who);
   }
 }
 
@@ -170,12 +179,11 @@ function moveGhost() {
   if (!ghost || !state.loaded) return;
   // Once the race is over, where the recorded game stopped.
   const t = state.race.status === "finished" ? Infinity : clock.now() - (state.startsAt ?? clock.now());
-  const view = ghost.at(t);
-  if (!view) return;
-  const racer = state.racer(ghost.player);
-  const previous = racer?.progress;
-  state.applyProgress({ player: ghost.player, progress: view });
-  if (racer) opponents.progress(state, racer, previous);
+  const frame = ghost.at(t);
+  if (!frame) return;
+  // The frame's index stands for the seq a live racer's progress carries.
+  const changed = state.applyProgress({ player: ghost.player, seq: frame.seq, progress: frame.progress });
+  if (changed) opponents.progress(state, changed.row, changed.previous);
 }
 
 // Phases turn on the clock as well as on messages: the countdown ends by itself.

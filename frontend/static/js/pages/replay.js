@@ -5,6 +5,7 @@
 import { createBoard } from "../board.js";
 import { api } from "../api.js";
 import { clock } from "../format.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createMoveList } from "../replay/moves.js";
 import { createChart, createRacers, fillResults } from "../replay/race.js";
 
@@ -48,7 +49,7 @@ function go(target, { animate = false } = {}) {
   }
   const step = steps[i];
   els.scrubber.value = String(i);
-  els.scrubber.setAttribute("aria-valuetext", `Move ${i} of ${steps.length - 1}${step.token ? `, ${step.token}` : ""}`);
+  els.scrubber.setAttribute("aria-valuetext", interpolate(gettext("Move %(n)s of %(total)s"), { n: i, total: steps.length - 1 }, true) + (step.token ? `, ${step.token}` : ""));
   els.move.textContent = String(i);
   els.token.textContent = step.token ?? "";
   els.time.textContent = clock(step.t);
@@ -82,7 +83,7 @@ function play() {
   playing = true;
   // Autoplay would read out every step: the position speaks only when paused.
   els.position.setAttribute("aria-live", "off");
-  els.play.querySelector("span").textContent = "Pause";
+  els.play.querySelector("span").textContent = gettext("Pause");
   els.play.querySelector("svg").innerHTML = `<path d="M7 5h4v14H7zM13 5h4v14h-4z"/>`;
   els.play.setAttribute("aria-pressed", "true");
   schedule();
@@ -92,7 +93,7 @@ function pause() {
   playing = false;
   clearTimeout(timer);
   els.position.setAttribute("aria-live", "polite");
-  els.play.querySelector("span").textContent = "Play";
+  els.play.querySelector("span").textContent = pgettext("replay", "Play");
   els.play.querySelector("svg").innerHTML = `<path d="M7 5v14l12-7z"/>`;
   els.play.setAttribute("aria-pressed", "false");
 }
@@ -146,7 +147,7 @@ async function load() {
   const answer = await api(`/api/games/${root.dataset.game}/replay`);
   if (!answer.ok) {
     els.loading.textContent = "";
-    els.error.textContent = answer.data?.message ?? "The replay could not be loaded.";
+    els.error.textContent = answer.data?.message ?? gettext("The replay could not be loaded.");
     els.error.hidden = false;
     return;
   }
@@ -174,32 +175,32 @@ async function analyse(game) {
   const panel = $("analysis");
   const text = $("analysis-text");
   panel.hidden = false;
-  text.textContent = "The solver is looking for where a win slipped away…";
+  text.textContent = gettext("The solver is looking for where a win slipped away…");
   const answer = await api(`/api/games/${root.dataset.game}/analysis`);
   if (!answer.ok) {
     // A deal still being raced keeps its analysis until that race ends: say so.
-    if (answer.data?.code === "deal_raced") text.textContent = "This deal is being raced right now: the solver's analysis opens when that race ends.";
+    if (answer.data?.code === "deal_raced") text.textContent = gettext("This deal is being raced right now: the solver’s analysis opens when that race ends.");
     else panel.hidden = true;
     return;
   }
   const { verdict, seq, line, lost_seq: lostSeq, exact } = answer.data;
   const jump = $("analysis-jump");
   const shown = $("analysis-line");
-  if (verdict === "never") text.textContent = "This deal could not be won from the start: no play would have surrounded the Sultan.";
+  if (verdict === "never") text.textContent = gettext("This deal could not be won from the start: no play would have surrounded the Sultan.");
   else if (verdict === "unknown") {
     text.textContent = lostSeq === null
-      ? "The solver could not decide this game in its time."
-      : `After move ${lostSeq} no win was left; the solver could not tell in its time where it slipped away before that.`;
+      ? gettext("The solver could not decide this game in its time.")
+      : interpolate(gettext("After move %(lost)s no win was left; the solver could not tell in its time where it slipped away before that."), { lost: lostSeq }, true);
   } else {
     text.textContent = lostSeq === null
-      ? `A win was still possible after move ${seq}, and still when the game ended.`
-      : exact
-        ? `A win was still possible until move ${seq}; after move ${lostSeq} it no longer was.`
-        : `A win was still possible after move ${seq}; after move ${lostSeq} it no longer was (the solver could not decide the moves in between in its time).`;
+      ? interpolate(gettext("A win was still possible after move %(seq)s, and still when the game ended."), { seq }, true)
+      : interpolate(exact
+        ? gettext("A win was still possible until move %(seq)s; after move %(lost)s it no longer was.")
+        : gettext("A win was still possible after move %(seq)s; after move %(lost)s it no longer was (the solver could not decide the moves in between in its time)."), { seq, lost: lostSeq }, true);
     jump.hidden = false;
     jump.onclick = () => go(seq);
     shown.hidden = false;
-    shown.textContent = `A winning line from move ${seq}: ${line.slice(0, 24).join(" ")}${line.length > 24 ? " …" : ""} (${line.length} moves)`;
+    shown.textContent = interpolate(ngettext("A winning line from move %(seq)s: %(line)s (%(count)s move)", "A winning line from move %(seq)s: %(line)s (%(count)s moves)", line.length), { seq, line: line.slice(0, 24).join(" ") + (line.length > 24 ? " …" : ""), count: line.length }, true);
   }
 }
 

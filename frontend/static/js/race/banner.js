@@ -2,12 +2,13 @@
 // It says what is happening and that nothing is lost, not how sockets work.
 
 import { show } from "./dom.js";
+import { gettext, interpolate } from "../i18n.js";
 
 const BACK_MS = 1800;
 const TEXT = {
-  reconnecting: "Connection lost — reconnecting… Your moves are safe.",
-  offline: "You’re offline — the race goes on and this page catches up once you’re back.",
-  gone: "This race can’t be found any more.",
+  reconnecting: gettext("Connection lost — reconnecting… Your moves are safe."),
+  offline: gettext("You’re offline — the race goes on and this page catches up once you’re back."),
+  gone: gettext("This race can’t be found any more."),
 };
 
 export class ConnectionBanner {
@@ -26,14 +27,14 @@ export class ConnectionBanner {
     if (state === "open") {
       if (!this.#down) return;
       this.#down = false;
-      this.#paint("back", "Reconnected — you’re up to date.");
+      this.#paint("back", gettext("Reconnected — you’re up to date."));
       this.#timer = setTimeout(() => show(this.#node, false), BACK_MS);
       return;
     }
     // The first connection gets a moment before we speak of trouble.
     if (state === "connecting" || (state === "reconnecting" && attempt === 0)) return;
     this.#down = true;
-    const suffix = state === "reconnecting" && attempt > 2 ? ` (attempt ${attempt})` : "";
+    const suffix = state === "reconnecting" && attempt > 2 ? interpolate(gettext(" (attempt %(n)s)"), { n: attempt }, true) : "";
     this.#paint(state, TEXT[state] + suffix);
   }
 

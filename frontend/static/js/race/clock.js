@@ -5,6 +5,7 @@
 
 import { byId, show } from "./dom.js";
 import { clockText, parseTime } from "./format.js";
+import { gettext, interpolate } from "../i18n.js";
 
 export class ServerClock {
   #offset = 0; // server time minus local time, in ms
@@ -37,16 +38,16 @@ export class ClockView {
     let label = "";
     let time = "";
     let urgency = "";
-    if (phase === "lobby") label = "Lobby open";
+    if (phase === "lobby") label = gettext("Lobby open");
     else if (phase === "countdown") {
-      label = "Starts in";
+      label = gettext("Starts in");
       time = String(Math.max(1, Math.ceil((state.startsAt - now) / 1000)));
     } else if (phase === "racing") {
       const left = (state.endsAt ?? now) - now;
-      label = "Time left";
+      label = gettext("Time left");
       time = clockText(left);
       urgency = left <= CRITICAL_MS ? "critical" : left <= URGENT_MS ? "urgent" : "";
-    } else if (phase === "finished") label = "Race over";
+    } else if (phase === "finished") label = gettext("Race over");
     this.#title(phase, time, state);
     this.#box.dataset.state = phase;
     this.#box.dataset.urgency = urgency;
@@ -58,8 +59,9 @@ export class ClockView {
   /** The tab's title carries the clock, for racers who glance at another tab. */
   #title(phase, time, state) {
     const code = state.race?.code ?? "";
-    const head = phase === "racing" ? `${time} left · ` : phase === "countdown" ? "Starting · " : phase === "finished" ? "Results · " : "";
-    const title = `${head}Race ${code} · Sultan`;
+    const head = phase === "racing" ? interpolate(gettext("%(time)s left · "), { time }, true)
+      : phase === "countdown" ? gettext("Starting · ") : phase === "finished" ? gettext("Results · ") : "";
+    const title = head + interpolate(gettext("Race %(code)s · Sultan"), { code }, true);
     if (document.title !== title) document.title = title;
   }
 
@@ -79,7 +81,7 @@ export class ClockView {
     if (phase === "racing" && now < this.#goUntil) {
       if (this.#lastSecond !== 0) {
         this.#lastSecond = 0;
-        this.#number.textContent = "Go!";
+        this.#number.textContent = gettext("Go!");
         this.#number.dataset.tick = "go";
       }
       this.#overlay.dataset.go = "true";

@@ -1,12 +1,14 @@
 // Words and numbers as the race page shows them. One place, so the lobby, the
 // panels and the results never disagree about what "timeout" is called.
 
+import { gettext, interpolate, lang, ngettext, pgettext } from "../i18n.js";
+
 export const RESULT_LABEL = {
-  playing: "Playing",
-  won: "Won",
-  lost: "Out of moves",
-  resigned: "Resigned",
-  timeout: "Out of time",
+  playing: pgettext("race result", "Playing"),
+  won: pgettext("race result", "Won"),
+  lost: pgettext("race result", "Out of moves"),
+  resigned: pgettext("race result", "Resigned"),
+  timeout: pgettext("race result", "Out of time"),
 };
 
 /** Server timestamps carry microseconds; Date.parse wants at most milliseconds. */
@@ -36,23 +38,28 @@ export function durationText(ms) {
 
 /** The same time read aloud: "4 minutes 5 seconds". */
 export function durationWords(ms) {
-  if (ms == null || ms < 0) return "no time";
+  if (ms == null || ms < 0) return gettext("no time");
   const total = Math.round(ms / 1000);
   const m = Math.floor(total / 60);
   const s = total % 60;
   const parts = [];
-  if (m) parts.push(`${m} minute${m === 1 ? "" : "s"}`);
-  if (s || !m) parts.push(`${s} second${s === 1 ? "" : "s"}`);
+  if (m) parts.push(interpolate(ngettext("%s minute", "%s minutes", m), [m]));
+  if (s || !m) parts.push(interpolate(ngettext("%s second", "%s seconds", s), [s]));
   return parts.join(" ");
 }
 
-export function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th");
-  return `${n}${suffix}`;
-}
+// A rank as the language writes it: 1st, 2nd, 3rd, 4th; «1-й», «2-й».
+const ORDINAL = {
+  one: pgettext("ordinal ending in 1", "%(n)sst"),
+  two: pgettext("ordinal ending in 2", "%(n)snd"),
+  few: pgettext("ordinal ending in 3", "%(n)srd"),
+  other: pgettext("ordinal", "%(n)sth"),
+};
+const ordinalRules = new Intl.PluralRules(lang, { type: "ordinal" });
 
-export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+export function ordinal(n) {
+  return interpolate(ORDINAL[ordinalRules.select(n)] ?? ORDINAL.other, { n }, true);
+}
 
 export const initial = (name) => (String(name).trim()[0] ?? "?").toUpperCase();
 

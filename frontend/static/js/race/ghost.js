@@ -20,17 +20,20 @@ export class Ghost {
     return {
       player: this.#ghost.player,
       nickname: this.#ghost.nickname,
-      host: false, ready: true, here: true, game: null, ghost: true,
+      host: false, ready: true, here: true, game: null, ghost: true, seq: -1,
       progress: this.#view(this.#shown ?? this.#ghost.frames[0]),
     };
   }
 
-  /** The view at race time `t` ms (the end of the log once the race is over), or null when unchanged. */
+  /**
+   * The view at race time `t` ms (the end of the log once the race is over)
+   * with the frame's index as its seq, or null when unchanged.
+   */
   at(t) {
     const frame = frameAt(this.#ghost, t);
     if (frame === this.#shown) return null;
     this.#shown = frame;
-    return this.#view(frame);
+    return { seq: this.#ghost.frames.indexOf(frame), progress: this.#view(frame) };
   }
 
   #view(frame) {

@@ -3,7 +3,8 @@
 // button press only asks, and the list changes when the server says so.
 
 import { byId, h, show } from "./dom.js";
-import { hue, initial, plural } from "./format.js";
+import { hue, initial } from "./format.js";
+import { andList, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 const MIN_RACERS = 2; // as the server's race_start requires
 const COPIED_MS = 2500;
@@ -41,12 +42,12 @@ export class LobbyView {
     const racers = state.racers;
     this.#paintList(state);
     this.#count.textContent = `${racers.length} / ${state.race.seat_limit}`;
-    this.#count.setAttribute("aria-label", `${plural(racers.length, "racer")} of ${state.race.seat_limit} seats`);
+    this.#count.setAttribute("aria-label", interpolate(ngettext("%(racers)s of %(seats)s seat taken", "%(racers)s of %(seats)s seats taken", state.race.seat_limit), { racers: racers.length, seats: state.race.seat_limit }, true));
     show(this.#waiting, false);
 
     show(this.#join, !state.isRacer);
     show(this.#controls, state.isRacer);
-    this.#title.textContent = state.isRacer ? (state.isHost ? "You’re the host" : "Ready to race?") : "Join this race";
+    this.#title.textContent = state.isRacer ? (state.isHost ? gettext("You’re the host") : gettext("Ready to race?")) : gettext("Join this race");
     if (state.isRacer) this.#paintControls(state, connected);
   }
 
@@ -56,12 +57,12 @@ export class LobbyView {
       const was = before.get(racer.player);
       const name = racer.player === state.me ? null : racer.nickname;
       if (!name) continue;
-      if (!was) this.#announcer.say(racer.player, `${name} joined the race.`);
-      else if (was.ready !== racer.ready) this.#announcer.say(racer.player, racer.ready ? `${name} is ready.` : `${name} is not ready any more.`);
-      else if (was.here !== racer.here) this.#announcer.say(racer.player, racer.here ? `${name} is back.` : `${name} went away.`);
+      if (!was) this.#announcer.say(racer.player, interpolate(gettext("%(name)s joined the race."), { name }, true));
+      else if (was.ready !== racer.ready) this.#announcer.say(racer.player, interpolate(racer.ready ? gettext("%(name)s is ready.") : gettext("%(name)s is not ready any more."), { name }, true));
+      else if (was.here !== racer.here) this.#announcer.say(racer.player, interpolate(racer.here ? gettext("%(name)s is back.") : gettext("%(name)s went away."), { name }, true));
     }
     for (const [player, was] of before) {
-      if (player !== state.me && !state.racer(player)) this.#announcer.say(player, `${was.nickname} left the race.`);
+      if (player !== state.me && !state.racer(player)) this.#announcer.say(player, interpolate(gettext("%(name)s left the race."), { name: was.nickname }, true));
     }
   }
 
@@ -77,14 +78,14 @@ export class LobbyView {
     const rows = state.racers.map((racer) => {
       const you = racer.player === state.me;
       const tags = [
-        you && h("span", { class: "r-tag is-you" }, "you"),
-        racer.host && h("span", { class: "r-tag is-host" }, "host"),
+        you && h("span", { class: "r-tag is-you" }, gettext("you")),
+        racer.host && h("span", { class: "r-tag is-host" }, gettext("host")),
       ];
       const mark = racer.host
-        ? h("span", { class: "lobby-mark is-host" }, "Hosting")
+        ? h("span", { class: "lobby-mark is-host" }, gettext("Hosting"))
         : racer.ready
-          ? h("span", { class: "lobby-mark is-ready" }, h("span", { class: "r-tick", "aria-hidden": "true" }), "Ready")
-          : h("span", { class: "lobby-mark" }, "Not ready");
+          ? h("span", { class: "lobby-mark is-ready" }, h("span", { class: "r-tick", "aria-hidden": "true" }), pgettext("racer", "Ready"))
+          : h("span", { class: "lobby-mark" }, gettext("Not ready"));
       return h(
         "li",
         {
@@ -94,7 +95,7 @@ export class LobbyView {
         h("span", { class: "lobby-avatar", "aria-hidden": "true", style: `--hue:${hue(racer.nickname)}` }, initial(racer.nickname)),
         h("span", { class: "lobby-who" },
           h("span", { class: "lobby-name" }, racer.nickname), ...tags,
-          h("span", { class: "lobby-presence" }, h("span", { class: "r-dot", "aria-hidden": "true" }), racer.here ? "here" : "away")),
+          h("span", { class: "lobby-presence" }, h("span", { class: "r-dot", "aria-hidden": "true" }), racer.here ? gettext("here") : gettext("away"))),
         mark,
       );
     });
@@ -102,7 +103,7 @@ export class LobbyView {
     if (open > 0) {
       rows.push(h("li", { class: "lobby-open" },
         h("span", { class: "lobby-avatar is-open", "aria-hidden": "true" }, "+"),
-        `${plural(open, "open seat")} — anyone with the link can join`));
+        interpolate(ngettext("%s open seat — anyone with the link can join", "%s open seats — anyone with the link can join", open), [open])));
     }
     this.#list.replaceChildren(...rows);
     this.#known = new Set(state.racers.map((r) => r.player));
@@ -119,16 +120,16 @@ export class LobbyView {
     if (state.isHost) {
       const canStart = seated >= MIN_RACERS && connected;
       this.#start.setAttribute("aria-disabled", String(!canStart));
-      if (!connected) hint = "Reconnecting…";
-      else if (seated < MIN_RACERS) hint = "You need at least one more racer: send them the link below.";
-      else if (waitingFor.length) hint = `${listNames(waitingFor)} ${waitingFor.length === 1 ? "isn’t" : "aren’t"} ready yet — you can start anyway.`;
-      else hint = "Everyone’s ready. Start when you are!";
+      if (!connected) hint = gettext("Reconnecting…");
+      else if (seated < MIN_RACERS) hint = gettext("You need at least one more racer: send them the link below.");
+      else if (waitingFor.length) hint = interpolate(ngettext("%(names)s isn’t ready yet — you can start anyway.", "%(names)s aren’t ready yet — you can start anyway.", waitingFor.length), { names: andList(waitingFor) }, true);
+      else hint = gettext("Everyone’s ready. Start when you are!");
     } else {
       const ready = Boolean(me?.ready);
       this.#ready.setAttribute("aria-pressed", String(ready));
       this.#ready.removeAttribute("aria-busy");
-      this.#ready.querySelector("span:last-child").textContent = ready ? "Ready!" : "I’m ready";
-      hint = ready ? "The host starts the race. Keep this page open." : "Mark yourself ready so the host knows.";
+      this.#ready.querySelector("span:last-child").textContent = ready ? gettext("Ready!") : gettext("I’m ready");
+      hint = ready ? gettext("The host starts the race. Keep this page open.") : gettext("Mark yourself ready so the host knows.");
     }
     this.#start.removeAttribute("aria-busy");
     this.#hint.textContent = hint;
@@ -154,7 +155,7 @@ export class LobbyView {
     if (button.getAttribute("aria-busy") === "true") return;
     this.showError("");
     if (!this.#send(message)) {
-      this.showError("not connected to the race right now; try again in a moment");
+      this.showError(gettext("not connected to the race right now; try again in a moment"));
       return;
     }
     button.setAttribute("aria-busy", "true");
@@ -175,13 +176,8 @@ export class LobbyView {
       input.select();
       try { copied = document.execCommand("copy"); } catch { copied = false; }
     }
-    this.#shareNote.textContent = copied ? "Link copied — paste it to your friends." : "Press Ctrl+C (⌘C) to copy the selected link.";
+    this.#shareNote.textContent = copied ? gettext("Link copied — paste it to your friends.") : gettext("Press Ctrl+C (⌘C) to copy the selected link.");
     clearTimeout(this.#shareNote.timer);
     this.#shareNote.timer = setTimeout(() => { this.#shareNote.textContent = ""; }, copied ? COPIED_MS : COPIED_MS * 3);
   }
-}
-
-function listNames(names) {
-  if (names.length <= 2) return names.join(" and ");
-  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }

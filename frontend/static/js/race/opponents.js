@@ -5,13 +5,13 @@
 import { renderMiniGrid } from "/static/js/board.js";
 import { byId, h, show } from "./dom.js";
 import { hue } from "./format.js";
-import { gettext } from "../i18n.js";
+import { gettext, interpolate } from "../i18n.js";
 
 const SAY_STATUS = {
-  won: (n) => `${n} won!`,
-  lost: (n) => `${n} is out of moves.`,
-  resigned: (n) => `${n} resigned.`,
-  timeout: (n) => `${n} ran out of time.`,
+  won: (name) => interpolate(gettext("%(name)s won!"), { name }, true),
+  lost: (name) => interpolate(gettext("%(name)s is out of moves."), { name }, true),
+  resigned: (name) => interpolate(gettext("%(name)s resigned."), { name }, true),
+  timeout: (name) => interpolate(gettext("%(name)s ran out of time."), { name }, true),
 };
 
 export class OpponentsView {
@@ -29,7 +29,7 @@ export class OpponentsView {
   render(state, { finished = false } = {}) {
     const others = state.isRacer && !finished;
     const shown = others ? state.others : state.racers;
-    this.#title.textContent = finished ? "Where everyone stopped" : others ? (shown.length === 1 ? "Your opponent" : "Opponents") : "Racers";
+    this.#title.textContent = finished ? gettext("Where everyone stopped") : others ? (shown.length === 1 ? gettext("Your opponent") : gettext("Opponents")) : gettext("Racers");
     show(this.#watching, !state.isRacer && !finished);
     const keep = new Set();
     const panels = shown.map((racer) => {
@@ -52,14 +52,14 @@ export class OpponentsView {
     const say = SAY_STATUS[now.status];
     if (say && now.status !== previous?.status) this.#announcer.say(racer.player, say(racer.nickname));
     else if (now.cards_played !== previous?.cards_played && now.status === "playing") {
-      this.#announcer.say(racer.player, `${racer.nickname}: ${now.cards_played} of 95.`);
+      this.#announcer.say(racer.player, interpolate(gettext("%(name)s: %(played)s of 95."), { name: racer.nickname, played: now.cards_played }, true));
     }
   }
 
   #create(racer) {
     const li = h("li", { class: "opp", dataset: { player: racer.player }, style: `--hue:${hue(racer.nickname)}` },
       h("div", { class: "opp-grid" }),
-      h("span", { class: "opp-away", hidden: true }, "away"),
+      h("span", { class: "opp-away", hidden: true }, gettext("away")),
       // A challenge's recorded game: a live opponent replayed, named as such.
       racer.ghost ? h("span", { class: "opp-recorded" }, gettext("recorded")) : null);
     this.#panels.set(racer.player, li);

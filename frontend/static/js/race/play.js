@@ -5,22 +5,23 @@
 
 import { createBoard } from "/static/js/board.js";
 import { byId, show } from "./dom.js";
+import { gettext } from "../i18n.js";
 
 const NOTE = {
-  won: "You won! The others are still racing for places.",
-  lost: "No moves left. Your cards played count — watch the others finish.",
-  resigned: "You resigned. Your cards played still count.",
-  timeout: "Time is up.",
+  won: gettext("You won! The others are still racing for places."),
+  lost: gettext("No moves left. Your cards played count — watch the others finish."),
+  resigned: gettext("You resigned. Your cards played still count."),
+  timeout: gettext("Time is up."),
 };
 
 // The server's refusals in the player's words; anything else is shown as sent.
 const REFUSAL = {
-  not_started: "Not yet — wait for the start!",
-  too_late: "Time is up.",
-  finished: "Your game is over.",
-  conflict: "Catching up with the server…",
-  forbidden: "This is not your game.",
-  banned: "You can’t play in this race.",
+  not_started: gettext("Not yet — wait for the start!"),
+  too_late: gettext("Time is up."),
+  finished: gettext("Your game is over."),
+  conflict: gettext("Catching up with the server…"),
+  forbidden: gettext("This is not your game."),
+  banned: gettext("You can’t play in this race."),
 };
 
 export class PlayView {
@@ -119,7 +120,7 @@ export class PlayView {
     if (!this.#board || message.id !== this.#inflight?.id) return;
     const { token } = this.#inflight;
     this.#inflight = null;
-    const text = REFUSAL[message.code] ?? message.message ?? "That move was refused.";
+    const text = REFUSAL[message.code] ?? message.message ?? gettext("That move was refused.");
     if (token === "resign") this.#board.showMessage(text);
     else this.#board.reject(token, text);
     if (message.code === "conflict") this.#socket.resync();
@@ -136,9 +137,9 @@ export class PlayView {
   // ——— moves ———
 
   #intent(token) {
-    if (token === "undo") { this.#board.showMessage("No take-backs in a race."); return; }
+    if (token === "undo") { this.#board.showMessage(gettext("No take-backs in a race.")); return; }
     if (this.#inflight) {
-      this.#board.reject(token, "Hold on — your last move is still on its way.");
+      this.#board.reject(token, gettext("Hold on — your last move is still on its way."));
       return;
     }
     this.#sendFrame({ type: "move", token });

@@ -2,8 +2,8 @@
 // the deal revealed, a replay for every racer and the way to a rematch.
 
 import { byId, h, show } from "./dom.js";
-import { gettext } from "../i18n.js";
 import { RESULT_LABEL, durationText, durationWords, hue, initial, ordinal } from "./format.js";
+import { gettext, interpolate } from "../i18n.js";
 
 export class ResultsView {
   #send;
@@ -31,17 +31,17 @@ export class ResultsView {
     this.#body.replaceChildren(...(results ?? []).map((row) => this.#row(row, state)));
     if (race.seed != null) {
       this.#deal.replaceChildren(
-        race.open_deal ? h("span", { class: "r-tag is-open" }, "open deal") : "",
-        `${variantLabel} · deal `, h("strong", { class: "results-seed" }, `#${race.seed}`),
+        race.open_deal ? h("span", { class: "r-tag is-open" }, gettext("open deal")) : "",
+        interpolate(gettext("%(variant)s · deal "), { variant: variantLabel }, true), h("strong", { class: "results-seed" }, `#${race.seed}`),
       );
-      this.#dealLabel.textContent = `${race.open_deal ? "Open deal" : race.winnable_deal ? "Winnable deal" : "Deal"} #${race.seed}`;
+      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: race.seed }, true);
     }
     const rematch = race.rematch ?? null;
     this.#isRacer = state.isRacer;
     show(this.#link, Boolean(rematch));
     if (rematch) {
       this.#link.href = `/r/${encodeURIComponent(rematch)}/`;
-      this.#link.textContent = this.#asked ? "Going to the rematch…" : "Rematch ready — join";
+      this.#link.textContent = this.#asked ? gettext("Going to the rematch…") : gettext("Rematch ready — join");
       // The server has seated this racer (`race_rematch` joins an asker): one click is enough.
       if (this.#asked) window.location.assign(this.#link.href);
     }
@@ -50,7 +50,7 @@ export class ResultsView {
     if (mine) this.#challenge.action = `/games/${mine}/challenge`;
     show(this.#challenge, Boolean(mine));
     this.#rematch.removeAttribute("aria-busy");
-    this.#rematch.textContent = "Rematch";
+    this.#rematch.textContent = gettext("Rematch");
     show(this.#section, true);
   }
 
@@ -58,10 +58,10 @@ export class ResultsView {
     this.#alert.textContent = message ? message[0].toUpperCase() + message.slice(1) + "." : "";
     show(this.#alert, Boolean(message));
     this.#rematch.removeAttribute("aria-busy");
-    this.#rematch.textContent = "Rematch";
+    this.#rematch.textContent = gettext("Rematch");
     this.#asked = false;
     this.#link.removeAttribute("aria-busy");
-    this.#link.textContent = "Rematch ready — join";
+    this.#link.textContent = gettext("Rematch ready — join");
   }
 
   /** A racer joins the rematch from here; anyone else (or offline) follows the link to its lobby. */
@@ -71,18 +71,18 @@ export class ResultsView {
     event.preventDefault();
     this.#asked = true;
     this.#link.setAttribute("aria-busy", "true");
-    this.#link.textContent = "Joining the rematch…";
+    this.#link.textContent = gettext("Joining the rematch…");
   }
 
   #askRematch() {
     if (this.#rematch.getAttribute("aria-busy") === "true") return;
     if (!this.#send({ type: "rematch" })) {
-      this.showError("not connected right now; try again in a moment");
+      this.showError(gettext("not connected right now; try again in a moment"));
       return;
     }
     this.#asked = true;
     this.#rematch.setAttribute("aria-busy", "true");
-    this.#rematch.textContent = "Opening the rematch…";
+    this.#rematch.textContent = gettext("Opening the rematch…");
   }
 
   #row(row, state) {
@@ -95,7 +95,7 @@ export class ResultsView {
       h("th", { scope: "row", class: "results-name" },
         h("span", { class: "lobby-avatar is-small", "aria-hidden": "true", style: `--hue:${hue(row.nickname)}` }, initial(row.nickname)),
         h("span", {}, row.nickname),
-        you ? h("span", { class: "r-tag is-you" }, "you") : null,
+        you ? h("span", { class: "r-tag is-you" }, gettext("you")) : null,
         row.ghost ? h("span", { class: "r-tag" }, gettext("recorded")) : null,
         // Phones have no room for the result column: the result rides under the name.
         h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
@@ -104,7 +104,7 @@ export class ResultsView {
       h("td", { class: "is-num" }, h("time", { datetime: isoDuration(row.time_ms), "aria-label": durationWords(row.time_ms) }, durationText(row.time_ms))),
       h("td", { class: "is-num results-moves" }, String(row.moves)),
       h("td", { class: "results-replay" },
-        h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": `Replay of ${row.nickname}’s game` }, "Replay")),
+        h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": interpolate(gettext("Replay of %(name)s’s game"), { name: row.nickname }, true) }, gettext("Replay"))),
     );
   }
 }

@@ -1,9 +1,15 @@
 // The race socket, as docs/protocol.md describes it. It keeps the last race
 // version applied (`seen`) so that nothing is applied twice or out of order,
-// notices what it missed and asks for it, keeps the connection honest with
-// pings, and reconnects by itself. A move sent and not yet answered is sent
-// again, with the same id and seq, after a reconnect: the server answers a
-// retry with its first answer, so a move is never played twice or lost.
+// notices what it missed and asks for it (the server answers from the race's
+// history), keeps the connection honest with pings and the server's
+// heartbeats, and reconnects by itself. A move sent and not yet answered is
+// sent again, with the same id and seq, after a reconnect: the server answers
+// a retry with its first answer, so a move is never played twice or lost.
+//
+// Progress frames may cover several versions (`vs`) and are applied as they
+// come: each racer's state in them is absolute and carries its seq, so the
+// page keeps the newest whatever the order. Other versioned messages wait for
+// the versions before them.
 
 const PING_EVERY_MS = 20_000;
 // No frame at all for this long (a ping is answered within it): the line is dead.
@@ -19,9 +25,10 @@ const CLOSE_NOT_FOUND = 4404;
 /**
  * new RaceSocket(url, { onMessage(msg), onState(state, detail) })
  * state: "connecting" | "open" | "reconnecting" | "offline" | "gone"
- * onMessage gets every frame that should be applied, in version order:
- * snapshots, broadcasts (progress, lobby, end, rematch) and the answers
- * (ack, reject, error). Stale and out-of-order broadcasts never reach it.
+ * onMessage gets every frame that should be applied: snapshots, lobby, end
+ * and rematch in version order; progress frames with at least one new
+ * version (apply a racer's state only if its seq is newer); the latest
+ * presence; the answers (ack, reject, error). Stale frames never reach it.
  */
 export class RaceSocket {
   #url;
@@ -37,7 +44,8 @@ export class RaceSocket {
   #lastFrameAt = 0;
   #stopped = false;
   #unanswered = new Map(); // move id → frame, in the order they were sent
-  #ahead = new Map(); // version → broadcast heard past a gap, not applied yet
+  #ahead = new Map(); // version → broadcast heard past a gap (null: a progress, already applied)
+  #presenceAt = -1; // the server time of the latest presence applied
   #gapTimer = 0;
   #cleanup = [];
 
@@ -91,12 +99,12 @@ export class RaceSocket {
   /**
    * Ask for a fresh snapshot even when our version is current: a `conflict`
    * means our game's seq is stale although no race version was missed (the
-   * same player moved in another tab). `sync` answers a snapshot whenever the
-   * version named differs from the race's, so we name the one just before ours.
+   * same player moved in another tab), and only a snapshot carries our own
+   * game's view; the race's history carries the others' progress.
    */
   resync() {
     this.#syncAskedAt = performance.now();
-    this.send({ type: "sync", v: Math.max(0, this.#seen - 1) });
+    this.send({ type: "sync", v: Math.max(0, this.#seen), force: true });
   }
 
   // ——— the line ———
@@ -195,6 +203,26 @@ export class RaceSocket {
       case "synced":
         this.#syncAskedAt = 0;
         return;
+      case "heartbeat":
+        return; // the server's half of the heartbeat: only proof the line is alive
+      case "presence":
+        // Not versioned: the latest wins.
+        if (message.at < this.#presenceAt) return;
+        this.#presenceAt = message.at;
+        this.#onMessage(message);
+        return;
+      case "progress": {
+        const fresh = (message.vs ?? []).filter((v) => v > this.#seen && !this.#ahead.has(v));
+        if (!fresh.length) return;
+        for (const v of fresh) {
+          this.#ahead.set(v, null);
+          if (v > this.#heard) this.#heard = v;
+        }
+        this.#onMessage(message);
+        this.#drain();
+        if (this.#ahead.size) this.#armGap();
+        return;
+      }
       case "pong":
         if (message.v > this.#seen) this.#askSync();
         return;
@@ -229,16 +257,17 @@ export class RaceSocket {
 
   /** Apply what was held, in order, as far as the versions run on without a gap. */
   #drain() {
-    for (let next = this.#ahead.get(this.#seen + 1); next; next = this.#ahead.get(this.#seen + 1)) {
-      this.#ahead.delete(next.v);
-      this.#seen = next.v;
-      this.#onMessage(next);
+    while (this.#ahead.has(this.#seen + 1)) {
+      const next = this.#ahead.get(this.#seen + 1);
+      this.#ahead.delete(this.#seen + 1);
+      this.#seen += 1;
+      if (next) this.#onMessage(next);
     }
     for (const v of this.#ahead.keys()) if (v <= this.#seen) this.#ahead.delete(v);
     if (!this.#ahead.size) { clearTimeout(this.#gapTimer); this.#gapTimer = 0; }
   }
 
-  /** We missed something: say what we have and wait for the snapshot (once, not per frame). */
+  /** We missed something: say what we have and wait for what followed (once, not per frame). */
   #askSync(force = false) {
     const now = performance.now();
     if (!force && this.#syncAskedAt && now - this.#syncAskedAt < SYNC_PATIENCE_MS) return;

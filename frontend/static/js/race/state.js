@@ -6,7 +6,7 @@ import { parseTime } from "./format.js";
 export class RaceState {
   race = null; // the snapshot's `race`: code, status, host, times, seed, rematch…
   you = { player: null, role: "spectator", game: null };
-  racers = []; // rows as in the protocol: player, nickname, host, ready, here, game, progress
+  racers = []; // rows as in the protocol: player, nickname, host, ready, here, game, seq, progress
   results = null;
 
   get loaded() { return this.race !== null; }
@@ -46,11 +46,26 @@ export class RaceState {
     if (!this.racer(row.player)) this.racers = [...this.racers, row];
   }
 
-  /** A progress broadcast: one racer's race view after an accepted move. */
-  applyProgress({ player, progress }) {
+  /**
+   * One racer's race view from a progress frame; ignored when older than what
+   * we have (frames covering several versions may cross on the way).
+   * Returns the row and its progress before, or null when nothing changed.
+   */
+  applyProgress({ player, seq, progress }) {
     const row = this.racer(player);
-    if (row) row.progress = progress;
-    return row;
+    if (!row || (row.seq ?? -1) >= seq) return null;
+    const previous = row.progress;
+    row.seq = seq;
+    row.progress = progress;
+    return { row, previous };
+  }
+
+  /** Who has a socket open (a presence message); returns the rows as they were. */
+  applyPresence({ here }) {
+    const before = new Map(this.racers.map((r) => [r.player, r]));
+    const present = new Set(here);
+    this.racers = this.racers.map((r) => ({ ...r, here: r.ghost || present.has(r.player) }));
+    return before;
   }
 
   applyLobby({ racers }) {

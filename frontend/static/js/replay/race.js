@@ -3,6 +3,7 @@
 
 import { renderMiniGrid } from "../board.js";
 import { clock, STATUS_TEXT } from "../format.js";
+import { gettext, interpolate } from "../i18n.js";
 
 const COLORS = ["#7fd1b9", "#f49c8c", "#9db8ff", "#e2a6f2", "#f2c48d", "#a6e3a1", "#c9d1d9", "#ffb3d1"];
 const THIS = "#f6dd8f";
@@ -35,12 +36,12 @@ export function createRacers(host, racers, focus) {
     const grid = document.createElement("div");
     const link = document.createElement("a");
     link.href = `/games/${r.game}/replay/`;
-    link.textContent = `Watch ${r.nickname}’s game`;
+    link.textContent = interpolate(gettext("Watch %(name)s’s game"), { name: r.nickname }, true);
     wrap.append(grid, link);
     return { racer: r, grid, wrap };
   });
   host.replaceChildren(...cards.map((c) => c.wrap));
-  if (!others.length) host.textContent = "Nobody else raced this one.";
+  if (!others.length) host.textContent = gettext("Nobody else raced this one.");
   return {
     setTime(t) {
       for (const c of cards) renderMiniGrid(c.grid, frameAt(c.racer, t), { label: c.racer.nickname });
@@ -99,7 +100,7 @@ export function createChart(host, legend, racers, focus) {
     // The replayed game's line goes on top.
     lines.sort((a, b) => Number(a.includes("is-this")) - Number(b.includes("is-this")));
     const dots = racers.map((r) => `<circle class="chart-dot" r="4.5" fill="${palette.get(r.game)}" data-game="${r.game}"/>`);
-    host.innerHTML = `<svg xmlns="${SVG}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Cards played over the race, one line per racer">`
+    host.innerHTML = `<svg xmlns="${SVG}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escape(gettext("Cards played over the race, one line per racer"))}">`
       + `${grid}<line class="chart-axis" x1="${M.l}" x2="${width - M.r}" y1="${y(0)}" y2="${y(0)}"/>`
       + `${lines.join("")}<line class="chart-cursor" id="chart-cursor" y1="${M.t - 4}" y2="${y(0)}"/>${dots.join("")}</svg>`;
     svg = host.firstElementChild;
@@ -120,22 +121,29 @@ export function createChart(host, legend, racers, focus) {
     }
   }
 
-  legend.innerHTML = racers.map((r) => `<li><span class="swatch" style="--c:${palette.get(r.game)}"></span>${escape(r.nickname)}${r.game === focus ? " (this game)" : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
+  legend.innerHTML = racers.map((r) => `<li><span class="swatch" style="--c:${palette.get(r.game)}"></span>${escape(r.nickname)}${r.game === focus ? ` ${escape(gettext("(this game)"))}` : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
   draw();
   new ResizeObserver(() => draw()).observe(host);
   return { setTime };
 }
 
+// The standings' column names, repeated on each cell for the phone layout.
+const LABEL = {
+  rank: escape(gettext("Rank")), racer: escape(gettext("Racer")), result: escape(gettext("Result")),
+  cards: escape(gettext("Cards")), time: escape(gettext("Time")), moves: escape(gettext("Moves")),
+  replay: escape(gettext("Replay")),
+};
+
 /** The final standings, with a link to every racer's replay. */
 export function fillResults(table, results, focus) {
   const body = table.tBodies[0];
   body.innerHTML = (results ?? []).map((r) => `<tr>
-    <td data-label="Rank">${r.rank}</td>
-    <td data-label="Racer">${escape(r.nickname)}</td>
-    <td data-label="Result"><span class="pill pill-${r.status}">${STATUS_TEXT[r.status] ?? r.status}</span></td>
-    <td data-label="Cards" class="num">${r.cards_played}/95</td>
-    <td data-label="Time" class="num">${r.time_ms == null ? "—" : clock(r.time_ms)}</td>
-    <td data-label="Moves" class="num">${r.moves}</td>
-    <td data-label="Replay">${r.game === focus ? "<span class=\"game-note\">Showing</span>" : `<a href="/games/${r.game}/replay/">Watch</a>`}</td>
+    <td data-label="${LABEL.rank}">${r.rank}</td>
+    <td data-label="${LABEL.racer}">${escape(r.nickname)}</td>
+    <td data-label="${LABEL.result}"><span class="pill pill-${r.status}">${STATUS_TEXT[r.status] ?? r.status}</span></td>
+    <td data-label="${LABEL.cards}" class="num">${r.cards_played}/95</td>
+    <td data-label="${LABEL.time}" class="num">${r.time_ms == null ? "—" : clock(r.time_ms)}</td>
+    <td data-label="${LABEL.moves}" class="num">${r.moves}</td>
+    <td data-label="${LABEL.replay}">${r.game === focus ? `<span class="game-note">${escape(gettext("Showing"))}</span>` : `<a href="/games/${r.game}/replay/">${escape(gettext("Watch"))}</a>`}</td>
   </tr>`).join("");
 }

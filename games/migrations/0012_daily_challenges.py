@@ -28,24 +28,24 @@ def count_reached_from_logs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_race_deal_index'),
+        ('games', '0008_i18n_verbose_names'),
     ]
 
     operations = [
         migrations.AddField(
             model_name='game',
             name='count_reached_ms',
-            field=models.PositiveIntegerField(blank=True, null=True),
+            field=models.PositiveIntegerField(blank=True, null=True, verbose_name='count reached (ms)'),
         ),
         migrations.AddField(
             model_name='race',
             name='ghost',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ghost_races', to='games.game'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ghost_races', to='games.game', verbose_name='recorded game'),
         ),
         migrations.AddField(
             model_name='race',
             name='secret_until',
-            field=models.DateTimeField(blank=True, null=True),
+            field=models.DateTimeField(blank=True, null=True, verbose_name='secret until'),
         ),
         migrations.CreateModel(
             name='Challenge',

@@ -1,0 +1,84 @@
+"""The race's outbox: every change to a race is written with its announcement.
+
+A change other racers must learn of takes the race's next version and writes
+the message that tells of it (a `RaceEvent` row) in the transaction that made
+the change. After the commit the process's publisher sends it to the race's
+group (games/races/publisher.py); should the process die first, a sweep sends
+what is still unannounced. So a change is announced because it was
+committed, whether or not the socket that asked for it is still open, and an
+announcement sent twice (a sweep racing a slow publisher) is the same row,
+the same bytes, the same version: clients drop the second as already seen.
+
+The rows are also the race's recent history: a client that missed versions
+is answered with the rows after its own (docs/protocol.md, "Outbox and
+history").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.models import RaceEvent
+from games.races.protocol import encode
+from games.store.append_sql import bump_race
+
+_EVENT = RaceEvent._meta.db_table
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A committed event on its way to the race's sockets."""
+
+    id: int
+    race_id: int
+    version: int
+    kind: str
+    payload: str
+
+
+def race_change(*, race_id: int, message: Callable[[int], dict[str, Any]]) -> int:
+    """Take the race's next version and record `message(version)` as its announcement.
+
+    In the caller's transaction: the version, the change and its announcement
+    commit together or not at all. Returns the version.
+    """
+    version = bump_race(race_id).version
+    race_event_record(race_id=race_id, message=message(version))
+    return version
+
+
+def race_event_record(*, race_id: int, message: dict[str, Any]) -> None:
+    """Write an announcement (its version already taken) in the caller's transaction;
+    the publisher sends it once the transaction commits."""
+    assert connection.in_atomic_block, "an announcement commits with its change"
+    payload = encode(message)
+    # Plain SQL: a move is the hot path, and this row is written with each one.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_EVENT} (race_id, version, kind, payload, created_at) "
+            f"VALUES (%s, %s, %s, %s, %s) RETURNING id",
+            [
+                race_id,
+                message["v"],
+                message["type"],
+                payload,
+                connection.ops.adapt_datetimefield_value(timezone.now()),
+            ],
+        )
+        event_id = int(cursor.fetchone()[0])
+    announcement = Announcement(event_id, race_id, int(message["v"]), message["type"], payload)
+    # Imported here: the publisher reads the channel layer, this module only the database.
+    from games.races.publisher import publish_after_commit
+
+    transaction.on_commit(lambda: publish_after_commit(announcement))
+
+
+def race_events_mark_published(*, ids: list[int]) -> None:
+    RaceEvent.objects.filter(pk__in=ids, published_at__isnull=True).update(
+        published_at=timezone.now()
+    )

@@ -1,0 +1,129 @@
+"""The layout is the architecture: games/ holds Django's files and one room per
+concern, each room says in its docstring what it may import, and the code
+keeps to it (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+# What Django expects at the top of an app, and nothing else.
+DJANGO_FILES = {"__init__.py", "apps.py", "models.py", "urls.py", "health.py"}
+DJANGO_DIRS = {"admin", "management", "migrations", "templatetags", "templates", "locale"}
+ROOMS = sorted(
+    p.name for p in GAMES.iterdir() if p.is_dir() and p.name not in {*DJANGO_DIRS, "__pycache__"}
+)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(GAMES.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, *, top_level_only: bool) -> set[str]:
+    """The games.* modules `path` imports (at module level only, if asked)."""
+    tree = ast.parse(path.read_text())
+    nodes: list[ast.AST] = list(tree.body) if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.If) and top_level_only:
+            continue  # TYPE_CHECKING blocks
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games"):
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("games"))
+    return found
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def allowed_rooms(room: str) -> set[str] | None:
+    """The rooms the room's docstring allows (None: "every other room")."""
+    doc = ast.get_docstring(ast.parse((GAMES / room / "__init__.py").read_text())) or ""
+    match = re.search(r"May import:(.*)", doc, re.S)
+    assert match, f"games/{room}/__init__.py does not say what it may import"
+    text = match.group(1)
+    if "every other room" in text:
+        return None
+    return {name for name in re.findall(r"games\.(\w+)", text)}
+
+
+def test_games_holds_only_what_django_expects_and_the_rooms() -> None:
+    files = {p.name for p in GAMES.iterdir() if p.is_file()}
+    assert files <= DJANGO_FILES, f"move these into a room: {sorted(files - DJANGO_FILES)}"
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_every_room_says_what_lives_there_and_what_it_may_import(room: str) -> None:
+    doc = ast.get_docstring(ast.parse((GAMES / room / "__init__.py").read_text()))
+    assert doc, f"games/{room}/__init__.py needs a docstring"
+    assert len(doc) > 80, f"games/{room}/__init__.py: say what lives there"
+    allowed_rooms(room)
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_each_room_imports_only_what_its_docstring_allows(room: str) -> None:
+    allowed = allowed_rooms(room)
+    if allowed is None:
+        return
+    allowed |= {room}
+    wrong = {
+        f"{path.relative_to(GAMES.parent)} imports {module}"
+        for path in (GAMES / room).rglob("*.py")
+        for module in imports(path, top_level_only=False)
+        if room_of(module) not in allowed and module != "games"
+    }
+    assert not wrong, sorted(wrong)
+
+
+def test_no_module_imports_itself_back_at_load_time() -> None:
+    modules = {module_name(p): p for p in GAMES.rglob("*.py") if "migrations" not in p.parts}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in modules.items():
+        graph[name] = {m for m in imports(path, top_level_only=True) if m in modules}
+    cycles = _cycles(graph)
+    assert not cycles, cycles
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in list(graph):
+        if node not in index:
+            visit(node)
+    return found

@@ -7,5 +7,6 @@ challenge and starts an attempt; selectors.py ranks a challenge's attempts
 with the original; views.py serves /c/<code>/.
 
 May import: games.races (an attempt is a race of one), games.store,
-games.accounts, games.engine, games.common, games.models.
+games.accounts, games.engine, games.common, games.models,
+games.i18n (names of variants).
 """

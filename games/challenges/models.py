@@ -6,14 +6,19 @@ from typing import ClassVar
 
 from django.db import models
 
-# Imported while games.models loads (at its end): everything used here is defined by then.
-from games.models import race_code_new
+
+def challenge_code_new() -> str:
+    """A code as a race's (the same alphabet and length: a link read out alike)."""
+    # Not at load time: games.models imports this module at its end to register it.
+    from games.models import race_code_new
+
+    return race_code_new()
 
 
 class Challenge(models.Model):
     """A finished game offered to anyone with the link `/c/<code>/`."""
 
-    code = models.CharField(max_length=9, unique=True, default=race_code_new)
+    code = models.CharField(max_length=9, unique=True, default=challenge_code_new)
     game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="challenges")
     created_by = models.ForeignKey(
         "games.Player", on_delete=models.PROTECT, related_name="challenges_made"

@@ -7,5 +7,6 @@ attempt; selectors.py reads the day's leaderboard, a player's daily results,
 streaks and the share text; views.py serves /daily/ and /daily/<yyyy-mm-dd>/.
 
 May import: games.races (an attempt is a race of one; the ranking rule),
-games.store, games.accounts, games.engine, games.common, games.models.
+games.store, games.accounts, games.engine, games.common, games.models,
+games.i18n (names of variants).
 """

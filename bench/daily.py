@@ -47,7 +47,8 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
     if connection.vendor == "sqlite":  # filling only: what is measured runs as configured
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous = OFF")
-    created = adapt(datetime.now(tz=UTC))
+    now = datetime.now(tz=UTC)
+    created = adapt(now)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.executemany(
             f"INSERT INTO {Player._meta.db_table} (id, nickname, created_at) VALUES (%s, %s, %s)",
@@ -68,11 +69,13 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
         races, games, attempts = [], [], []
         for player in who:
             race_id += 1
-            start = noon + timedelta(seconds=rng.randrange(-40_000, 40_000))
-            won = rng.random() < 0.3
+            live = back == 0 and rng.random() < 0.05  # a few still at it today
+            # Those started minutes ago (their time is not up: nothing for the page to close).
+            moment = now - timedelta(seconds=rng.randrange(0, 600)) if live else noon
+            start = moment + timedelta(seconds=0 if live else rng.randrange(-40_000, 40_000))
+            won = not live and rng.random() < 0.3
             cards = 95 if won else rng.randrange(0, 95)
             reached = start + timedelta(seconds=rng.randrange(60, 890)) if cards else None
-            live = back == 0 and rng.random() < 0.05  # a few still at it today
             status = "playing" if live else "won" if won else rng.choice(["lost", "resigned"])
             finished = None if live else (reached or start) + timedelta(seconds=5)
             code = f"{race_id:08x}"
@@ -167,10 +170,14 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--share", type=float, default=0.1)
     parser.add_argument("--renders", type=int, default=20)
+    parser.add_argument("--store", help="an SQLite file: filled if new, measured as it is if not")
     args = parser.parse_args()
 
-    folder = tempfile.mkdtemp(prefix="sultan-bench-daily-")
-    os.environ["SQLITE_PATH"] = str(Path(folder) / "bench.sqlite3")
+    store = args.store or str(
+        Path(tempfile.mkdtemp(prefix="sultan-bench-daily-")) / "bench.sqlite3"
+    )
+    fill = not Path(store).exists()
+    os.environ["SQLITE_PATH"] = store
     os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sultan_site.settings")
     sys.path.insert(0, str(ROOT))
@@ -188,15 +195,16 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     today = daily_today()
     start = time.perf_counter()
-    players, _ = _fill(args.players, args.days, args.share, today)
-    filled = time.perf_counter() - start
+    if fill:
+        _fill(args.players, args.days, args.share, today)
+    filled = f"filled in {time.perf_counter() - start:.1f} s" if fill else "as it was"
     total = DailyAttempt.objects.count()
     print(
-        f"store: {players:,} players, {total:,} daily results over {args.days + 2} days"
-        f" (filled in {filled:.1f} s, SQLite {os.environ['SQLITE_PATH']})"
+        f"store: {Player.objects.count():,} players, {total:,} daily results"
+        f" ({filled}, SQLite {store})"
     )
 
-    user = User.objects.create_user("viewer")
+    user = User.objects.get_or_create(username="viewer")[0]
     Player.objects.filter(pk=1).update(user=user)  # player1: a year of streaks to count
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)

@@ -93,9 +93,11 @@ def _day_page(
         "variant": variant,
         "variant_label": variant_label(variant),
         "variants": [(v, variant_label(v)) for v in VARIANTS],
-        "rows": board.top,
+        # The viewer's own row follows the top when it is below it.
+        "rows": [*board.top, mine] if mine is not None and mine[0] > SHOWN_ROWS else board.top,
         "mine": mine,
-        "mine_below": mine is not None and mine[0] > SHOWN_ROWS,
+        "you": player.pk if player is not None else None,
+        "replay_label": gettext("Replay"),
         "count": board.count,
         "attempt": attempt,
         "player": player,

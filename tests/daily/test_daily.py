@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.daily.models import DailyAttempt
 from games.daily.rules import daily_seed, daily_today
@@ -115,11 +115,12 @@ def test_the_share_text_tells_the_result_and_never_a_card(alice: Player):
     taken = attempt(alice)
     play(taken.game, deal_won_game(taken.race))
     standing = daily_leaderboard(day=daily_today(), variant="sultan")[0]
-    text = daily_share_text(
-        result=DailyResult(daily_today(), "sultan", standing),
-        variant_label="Sultan",
-        url="https://sultan.example/daily/",
-    )
+    with translation.override("en"):  # the wording checked below is the English one
+        text = daily_share_text(
+            result=DailyResult(daily_today(), "sultan", standing),
+            variant_label="Sultan",
+            url="https://sultan.example/daily/",
+        )
     assert "Won" in text
     assert "95/95 cards" in text
     assert "https://sultan.example/daily/" in text

@@ -186,6 +186,19 @@ class Race(models.Model):
     rated = models.BooleanField(default=False)
     # When the race closed; ratings are replayed in this order (games.ratings).
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The deal stays secret past the race's end until this moment: a daily deal's
+    # race until the day is over for everyone (games.daily), and a challenge on it.
+    secret_until = models.DateTimeField(_("secret until"), null=True, blank=True)
+    # A recorded game raced as a live opponent (games.challenges): its progress is
+    # replayed on this race's clock, and it is ranked with the racers.
+    ghost = models.ForeignKey(
+        "Game",
+        verbose_name=_("recorded game"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ghost_races",
+    )
 
     class Meta:
         verbose_name = _("race")
@@ -232,6 +245,12 @@ class Race(models.Model):
                 fields=["seed", "variant"],
                 condition=~Q(status=RaceStatus.FINISHED),
                 name="race_deal_not_finished",
+            ),
+            # ... and whether a finished race keeps it sealed (a daily deal's day).
+            models.Index(
+                fields=["seed", "variant"],
+                condition=Q(secret_until__isnull=False),
+                name="race_deal_sealed",
             ),
             # The public races list and "Race now" look for these.
             models.Index(
@@ -342,6 +361,9 @@ class Game(models.Model):
     cards_played = models.PositiveSmallIntegerField(_("cards played"), default=0)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     last_seq = models.PositiveIntegerField(_("last seq"), default=0)
+    # Milliseconds from started_at to when cards_played last changed: the ranking's
+    # time (games.races.selectors), kept so a board of thousands sorts in the database.
+    count_reached_ms = models.PositiveIntegerField(_("count reached (ms)"), null=True, blank=True)
     # The projection of the moderation log.
     voided = models.BooleanField(_("voided"), default=False)
     flagged = models.BooleanField(_("flagged"), default=False)
@@ -491,10 +513,17 @@ class ModerationAction(AppendOnlyModel):
 
 
 # Projections kept by their rooms; importing them here registers the models.
+# The daily deal's and the challenges' rows live in their rooms; importing them
+# here registers them with the app.
+from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
+from games.daily.models import DailyAttempt  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
 __all__ = [
+    "Challenge",
+    "ChallengeAttempt",
+    "DailyAttempt",
     "Game",
     "GameStatus",
     "ModerationAction",

@@ -2,6 +2,8 @@ from django.urls import path
 
 from games import health
 from games.accounts import views as account_views
+from games.challenges import views as challenge_views
+from games.daily import views as daily_views
 from games.pages import home
 from games.pages import social as social_views
 from games.pages import views as page_views
@@ -22,6 +24,13 @@ urlpatterns = [
     path("@/<str:username>/", social_views.profile_page, name="profile"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
+    # The daily deal and challenges (docs/pages.md).
+    path("daily/", daily_views.daily_today_page, name="daily"),
+    path("daily/play", daily_views.daily_play, name="daily_play"),
+    path("daily/<str:day>/", daily_views.daily_day_page, name="daily_day"),
+    path("games/<int:game_id>/challenge", challenge_views.challenge_new, name="challenge_new"),
+    path("c/<str:code>/", challenge_views.challenge_page, name="challenge"),
+    path("c/<str:code>/take", challenge_views.challenge_take, name="challenge_take"),
     # Pages around the games (docs/pages.md).
     path("join", page_views.join_by_code, name="join"),
     path("guest", page_views.guest_start, name="guest"),

@@ -30,6 +30,13 @@ if not SECRET_KEY:
         raise ConfigError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-never-used-in-production"
 
+# The daily deal's key (games/daily/rules.py, docs/rules.md): the day's seeds are
+# a keyed hash of the date, secret until the day is over. Set it once and keep
+# it: every day's deal follows from it. Unset, production derives one from
+# DJANGO_SECRET_KEY (secret too, but rotating that would change the days to come);
+# in development that is the development key.
+DAILY_KEY = env_str("SULTAN_DAILY_KEY") or f"daily:{SECRET_KEY}"
+
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )

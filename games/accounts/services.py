@@ -22,7 +22,15 @@ from django.utils.translation import gettext as _
 from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
 from games.accounts.signals import player_games_changed_after_commit
 from games.common.errors import Refused
-from games.models import Game, Player, Race, RaceEntry, RaceStatus
+from games.models import (
+    ChallengeAttempt,
+    DailyAttempt,
+    Game,
+    Player,
+    Race,
+    RaceEntry,
+    RaceStatus,
+)
 from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
@@ -104,6 +112,7 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         shared = {
             *raced.values_list("race_id", flat=True),
             *seated.values_list("race_id", flat=True),
+            *_attempts_the_account_has(locked, account),
         }
         moving = Race.objects.filter(
             Q(host=locked) | Q(entries__player=locked) | Q(games__player=locked)
@@ -115,6 +124,8 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
             player_games_changed_after_commit(player_id=account.pk)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
+        DailyAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
+        ChallengeAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
         # Races still on show the new name: their racers are announced again.
         for race_id in (
             Race.objects.filter(pk__in=races)
@@ -123,6 +134,22 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         ):
             race_announce_racers(race_id=race_id)
     return moved
+
+
+def _attempts_the_account_has(guest: Player, account: Player) -> set[int]:
+    """The guest's daily and challenge attempts (races of one) the account has its
+    own of: one attempt per day and variant, and per challenge, so those stay."""
+    days = DailyAttempt.objects.filter(player=account).values_list("day", "variant")
+    taken = set(days)
+    daily = DailyAttempt.objects.filter(player=guest).values_list("race_id", "day", "variant")
+    challenges = set(
+        ChallengeAttempt.objects.filter(player=account).values_list("challenge_id", flat=True)
+    )
+    raced = ChallengeAttempt.objects.filter(player=guest, challenge_id__in=challenges)
+    return {
+        *(race for race, day, variant in daily if (day, variant) in taken),
+        *raced.values_list("race_id", flat=True),
+    }
 
 
 def player_rename(*, player: Player, nickname: str) -> Player:

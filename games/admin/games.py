@@ -47,6 +47,7 @@ from games.store.selectors import (
     game_record,
     game_timing,
     race_deal_public,
+    race_opens_when,
 )
 
 MAX_RECORD_BYTES = 2_000_000
@@ -58,7 +59,9 @@ def replay_url(game_id: int, seq: int) -> str:
 
 
 def _opens_when(game: Game) -> str:
-    return _("the race ends") if game.race_id is not None else _("the game is over")
+    if game.race is not None:
+        return race_opens_when(race=game.race)
+    return _("the game is over")
 
 
 def _seconds(delta: timedelta | None) -> str:

@@ -14,7 +14,7 @@ from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reas
 from games.models import ModerationAction, Player, Race
 from games.moderation import services as moderation
 from games.moderation.services import ModerationRefused
-from games.store.selectors import race_deal_public
+from games.store.selectors import race_deal_public, race_opens_when
 
 
 class PlayerKindFilter(admin.SimpleListFilter):
@@ -133,7 +133,11 @@ class RaceAdmin(ModerationOnlyAdmin):
     def deal(self, race: Race) -> str:
         # A secret deal stays secret from moderators too until the race ends:
         # a moderator may be racing, and the number tells every stock's order.
-        return str(race.seed) if race_deal_public(race=race) else _("secret until the race ends")
+        return (
+            str(race.seed)
+            if race_deal_public(race=race)
+            else _("secret until %(when)s") % {"when": race_opens_when(race=race)}
+        )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)

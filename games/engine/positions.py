@@ -11,8 +11,9 @@ after the end) are both built on it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from games.engine.errors import IllegalMove
 from games.engine.notation import UNDO
@@ -105,3 +106,31 @@ def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Positi
             )
         return position.pop(), [{"type": "undo"}]
     return position.push_with_events(token)
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Walked(Generic[T]):
+    """A log walked to its end: where it stands, how many events, and the stamp
+    (a time, for the store) of the event after which cards_played last changed."""
+
+    position: Position
+    events: int
+    count_reached: T | None
+
+
+def walk_log(
+    seed: int, variant: str, log: Iterable[tuple[str, T]], *, take_backs: bool
+) -> Walked[T]:
+    """Replay (token, stamp) pairs from the deal, noting when the count last changed:
+    the ranking's tie-break (games.races.selectors) and the store's projection of it."""
+    position = Position.start(seed, variant)
+    played, reached, events = 0, None, 0
+    for token, stamp in log:
+        position, _ = advance(position, token, take_backs=take_backs)
+        events += 1
+        if position.state.cards_played != played:
+            played, reached = position.state.cards_played, stamp
+    return Walked(position, events, reached)

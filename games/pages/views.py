@@ -31,7 +31,7 @@ from games.pages.home import home_context
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
 from games.replays.access import HIDDEN, IN_PLAY, replay_gate
-from games.store.selectors import game_record
+from games.store.selectors import game_record, race_has_ended
 
 HISTORY_PAGE: Final = 25
 _CODE_CHARS = re.compile(r"[^0-9a-z]")
@@ -121,6 +121,18 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
             actions=[(_("Continue the game"), url), (_("Home"), "/")],
         )
     assert game.race is not None
+    if race_has_ended(race=game.race):  # sealed past its end: a daily deal's day
+        return notice(
+            request,
+            status=403,
+            title=_("This deal is still secret"),
+            message=_(
+                "Others may still play this deal today: its games can be replayed once the"
+                " day is over for everyone (%(at)s UTC)."
+            )
+            % {"at": f"{game.race.secret_until:%Y-%m-%d %H:%M}"},
+            actions=[(_("The daily deal"), "/daily/"), (_("Home"), "/")],
+        )
     return notice(
         request,
         status=403,
@@ -140,7 +152,9 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if not gate.open or game is None:
         return _closed_replay(request, gate.access, game)
     own = player is not None and player.pk == game.player_id
-    context = {"game": game, "race": game.race, "own": own}
+    # Racing a recorded game needs a player to race it and a game that is over.
+    can_challenge = player is not None and game.is_over
+    context = {"game": game, "race": game.race, "own": own, "can_challenge": can_challenge}
     return render(request, "replay.html", context)
 
 

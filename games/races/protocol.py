@@ -144,7 +144,9 @@ def snapshot(
     you: dict[str, Any],
     racers: list[dict[str, Any]],
     results: list[dict[str, Any]] | None,
+    ghost: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """`ghost`: a challenge's recorded game as race views over time (never a card)."""
     return {
         "type": "snapshot",
         "v": version,
@@ -153,6 +155,7 @@ def snapshot(
         "you": you,
         "racers": racers,
         "results": results,
+        "ghost": ghost,
     }
 
 

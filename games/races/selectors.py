@@ -7,22 +7,24 @@ ties by the time the racer reached that count.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
 from django.db import connection, transaction
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.expressions import OrderBy
 from django.utils import timezone
 
 from games.engine import race_view
-from games.engine.positions import Position, advance
+from games.engine.positions import Position, advance, walk_log
 from games.metrics.definitions import SNAPSHOTS
-from games.models import Game, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
+from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races import protocol
 from games.races.protocol import own_view
-from games.store.selectors import game_position, game_state, race_deal_public
+from games.store.selectors import elapsed_ms, game_position, game_state, race_deal_public
 
 # Versions a client may be behind and still be answered from the history.
 HISTORY_LIMIT: Final = 300
@@ -33,13 +35,19 @@ def race_by_code(*, code: str) -> Race | None:
 
 
 def deal_raced_now(*, seed: int, variant: str) -> bool:
-    """Does a race not yet finished play this deal? Then no solver answer may come from it.
+    """Does a race play this deal whose deal is still sealed (`race_deal_sealed`:
+    not yet finished, or finished before its `secret_until`, as a daily deal's
+    attempts are until the day is over)? Then no solver answer may come from it.
 
     An open deal's number is public, so anyone can deal it in practice; a
     secret one is matched too, should a practice game ever hit it.
     """
     races = Race.objects.filter(seed=seed, variant=variant)
-    return races.exclude(status=RaceStatus.FINISHED).exists()
+    if races.exclude(status=RaceStatus.FINISHED).exists():
+        return True
+    # Index race_deal_sealed: only races that seal their deal past the end are looked at.
+    sealed = races.filter(secret_until__isnull=False, secret_until__gt=timezone.now())
+    return sealed.exists()
 
 
 def race_role(*, race: Race, player: Player | None) -> str:
@@ -137,13 +145,23 @@ class Standing:
     # Milliseconds from the start: to the win, or to reaching the final count.
     time_ms: int | None
     moves: int
+    ghost: bool = False  # the recorded game a challenge races against
 
 
 def race_results(*, race: Race) -> list[Standing]:
-    """The ranking, replayed from every racer's log."""
-    standings = [
-        _standing(game, race) for game in Game.objects.filter(race=race).select_related("player")
-    ]
+    """The ranking, replayed from every racer's log (and the recorded game's, in a challenge)."""
+    games = list(Game.objects.filter(race=race).select_related("player"))
+    standings = [_standing(game, race.starts_at) for game in games]
+    if race.ghost_id is not None:
+        ghost = Game.objects.select_related("player", "race").get(pk=race.ghost_id)
+        standings.append(replace(_standing(ghost, game_origin(game=ghost)), ghost=True))
+    return standings_ranked(standings)
+
+
+def standings_ranked(standings: Iterable[Standing]) -> list[Standing]:
+    """The race's ranking rule, the one home of it (races, daily deals, challenges):
+    winners first by time; then more cards played first, then the earlier time
+    that count was reached; then the game's id."""
     return sorted(standings, key=_rank_key)
 
 
@@ -159,30 +177,74 @@ def _rank_key(s: Standing) -> tuple[int, int, int, int]:
     return (1, -s.cards_played, s.time_ms if s.time_ms is not None else never, s.game)
 
 
-def _standing(game: Game, race: Race) -> Standing:
-    position = Position.start(game.seed, game.variant)
-    reached_at: datetime | None = None
-    played = 0
-    moves = 0
-    for token, accepted_at in (
-        Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
-    ):
-        position, _ = advance(position, token, take_backs=False)
-        if position.state.cards_played != played:
-            played, reached_at = position.state.cards_played, accepted_at
-        moves += 1
-    time_ms = None
-    if reached_at is not None and race.starts_at is not None:
-        time_ms = int((reached_at - race.starts_at).total_seconds() * 1000)
+def rank_order(*, game: str = "") -> list[OrderBy]:
+    """The same rule for the database, over games' projections (`game` is the path
+    to the Game, e.g. "game__"): a board of thousands (a daily deal's) sorts and
+    pages there. Its time is Game.count_reached_ms, the time `_standing` replays."""
+    won = Q(**{f"{game}status": GameStatus.WON})
+    time = F(f"{game}count_reached_ms")
+    return [
+        Case(When(won, then=Value(0)), default=Value(1)).asc(),
+        Case(When(won, then=time), default=Value(None)).asc(nulls_last=True),
+        F(f"{game}cards_played").desc(),
+        time.asc(nulls_last=True),
+        F(f"{game}id").asc(),
+    ]
+
+
+def game_origin(*, game: Game) -> datetime:
+    """A game's time zero: its race's start for a race game, else its own start."""
+    if game.race is not None and game.race.starts_at is not None:
+        return game.race.starts_at
+    return game.started_at or game.created_at
+
+
+def game_standing(*, game: Game) -> Standing:
+    """One game's standing, timed from its own start (a challenge's ranking)."""
+    return _standing(game, game_origin(game=game))
+
+
+def _standing(game: Game, origin: datetime | None) -> Standing:
+    log = Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
+    walked = walk_log(game.seed, game.variant, log, take_backs=game.race_id is None)
     return Standing(
         player=game.player_id,
         nickname=game.player.nickname,
         game=game.pk,
-        status=position.status,
-        cards_played=played,
-        time_ms=time_ms,
-        moves=moves,
+        status=walked.position.status,
+        cards_played=walked.position.state.cards_played,
+        time_ms=elapsed_ms(walked.count_reached, origin),
+        moves=walked.events,
     )
+
+
+def game_race_frames(*, game: Game, origin: datetime) -> list[dict[str, Any]]:
+    """The game's race view whenever it changed, in milliseconds from `origin`: what
+    opponents saw of it (heights and counts, never a card). The replay viewer's
+    other racers, and a challenge's recorded game as a live opponent."""
+    position = Position.start(game.seed, game.variant)
+    frames = [{"t": 0, **race_view(position.state)}]
+    log = Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
+    for token, accepted_at in log:
+        position, _ = advance(position, token, take_backs=game.race_id is None)
+        frame = {"t": max(0, elapsed_ms(accepted_at, origin) or 0), **race_view(position.state)}
+        if {**frame, "t": 0} != {**frames[-1], "t": 0}:
+            frames.append(frame)
+    return frames
+
+
+def race_ghost(*, race: Race) -> dict[str, Any] | None:
+    """A challenge's recorded game as the race page draws it: race views over time."""
+    if race.ghost_id is None:
+        return None
+    ghost = Game.objects.select_related("player", "race").get(pk=race.ghost_id)
+    return {
+        # Not its game's id: a racer could open that game's replay (a race
+        # game's is public once its race has ended) and read the deal.
+        "player": "ghost",
+        "nickname": ghost.player.nickname,
+        "frames": game_race_frames(game=ghost, origin=game_origin(game=ghost)),
+    }
 
 
 def standings_as_dicts(standings: list[Standing]) -> list[dict[str, Any]]:
@@ -196,6 +258,7 @@ def standings_as_dicts(standings: list[Standing]) -> list[dict[str, Any]]:
             "cards_played": s.cards_played,
             "time_ms": s.time_ms,
             "moves": s.moves,
+            "ghost": s.ghost,
         }
         for rank, s in enumerate(standings, start=1)
     ]
@@ -246,6 +309,7 @@ def race_snapshot(*, race_id: int, player: Player | None) -> dict[str, Any]:
             you=you,
             racers=_racers(race, games, entries),
             results=standings_as_dicts(race_results(race=race)) if finished else None,
+            ghost=race_ghost(race=race),
         )
 
 

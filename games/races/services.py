@@ -404,3 +404,38 @@ def race_rematch(*, race: Race, player: Player) -> Race:
 
 def _announce_rematch(race: Race, rematch: Race) -> None:
     race_change(race_id=race.pk, message=lambda v: protocol.rematch(version=v, code=rematch.code))
+
+
+def race_start_solo(
+    *,
+    host: Player,
+    variant: str,
+    seed: int,
+    time_limit_s: int,
+    secret_until: datetime | None = None,
+    ghost: Game | None = None,
+) -> Race:
+    """A race of one on a chosen secret deal, started at once (a countdown ahead):
+    a daily deal's attempt, or a challenge's against its recorded `ghost`.
+
+    Nobody may join it (it is never in the lobby); its game is the host's.
+    """
+    if host.banned_at is not None:
+        raise RaceRefused("banned", _("this player is banned"))
+    starts_at = timezone.now() + timedelta(seconds=settings.RACE_COUNTDOWN_S)
+    with transaction.atomic():
+        race = Race.objects.create(
+            host=host,
+            variant=variant,
+            seed=seed,
+            time_limit_s=time_limit_s,
+            seat_limit=MIN_RACERS,
+            status=RaceStatus.RUNNING,
+            starts_at=starts_at,
+            ends_at=starts_at + timedelta(seconds=time_limit_s),
+            secret_until=secret_until,
+            ghost=ghost,
+        )
+        RaceEntry.objects.create(race=race, player=host)
+        game_create(player=host, variant=variant, race=race)
+    return race

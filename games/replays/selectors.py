@@ -9,14 +9,18 @@ the seed and the stock's order are never computed into a response.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from games.engine import race_view
 from games.engine.positions import Position, advance
 from games.models import Game
 from games.races.protocol import own_view
-from games.races.selectors import race_results, standings_as_dicts
+from games.races.selectors import (
+    game_origin,
+    game_race_frames,
+    race_results,
+    standings_as_dicts,
+)
 from games.store.selectors import game_moves
 
 
@@ -24,16 +28,9 @@ def _ms(delta: timedelta) -> int:
     return max(0, int(delta.total_seconds() * 1000))
 
 
-def _origin(game: Game) -> datetime:
-    """Time zero: the race's start for a race game, else the game's own start."""
-    if game.race is not None and game.race.starts_at is not None:
-        return game.race.starts_at
-    return game.started_at or game.created_at
-
-
 def game_replay(*, game: Game) -> dict[str, Any]:
     """Everything the viewer needs. Call only when `replay_access` is OPEN."""
-    origin = _origin(game)
+    origin = game_origin(game=game)
     take_backs = game.race_id is None
     position = Position.start(game.seed, game.variant)
     steps: list[dict[str, Any]] = [
@@ -81,28 +78,29 @@ def game_replay(*, game: Game) -> dict[str, Any]:
 
 
 def _racers(game: Game) -> list[dict[str, Any]]:
-    """Each racer's race view whenever it changed, on the race's clock."""
-    assert game.race is not None
-    origin = _origin(game)
+    """Each racer's race view whenever it changed, on the race's clock (a challenge's
+    recorded game on its own clock, started with the race's)."""
+    race = game.race
+    assert race is not None
+    origin = game_origin(game=game)
+    others = list(Game.objects.filter(race=race).select_related("player").order_by("pk"))
+    if race.ghost_id is not None:
+        others.append(Game.objects.select_related("player", "race").get(pk=race.ghost_id))
     racers = []
-    for other in Game.objects.filter(race=game.race).select_related("player").order_by("pk"):
-        position = Position.start(other.seed, other.variant)
-        frames = [{"t": 0, **race_view(position.state)}]
-        for token, accepted_at in game_moves(game=other).values_list("token", "accepted_at"):
-            position, _ = advance(position, token, take_backs=False)
-            frame = {"t": _ms(accepted_at - origin), **race_view(position.state)}
-            if {**frame, "t": 0} != {**frames[-1], "t": 0}:
-                frames.append(frame)
+    for other in others:
+        ghost = other.race_id != race.pk
+        own_origin = game_origin(game=other) if ghost else origin
         racers.append(
             {
                 "player": other.player_id,
                 "nickname": other.player.nickname,
                 "game": other.pk,
                 "you": other.pk == game.pk,
+                "ghost": ghost,
                 "status": other.status,
                 "cards_played": other.cards_played,
-                "end_t": _ms(other.finished_at - origin) if other.finished_at else None,
-                "frames": frames,
+                "end_t": _ms(other.finished_at - own_origin) if other.finished_at else None,
+                "frames": game_race_frames(game=other, origin=own_origin),
             }
         )
     return racers

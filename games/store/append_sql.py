@@ -30,12 +30,16 @@ class LockedGame:
     variant: str
     status: str
     last_seq: int
-    started: bool
+    started_at: datetime | None
     player_banned: bool
     # The move already stored under the client move id asked about, if any.
     reused_seq: int | None = None
     reused_token: str | None = None
     reused_automatic: bool = False
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT g.id, g.player_id, g.race_id, g.seed, g.variant, g.status, g.last_seq, "
-            f"g.started_at IS NOT NULL, p.banned_at IS NOT NULL, m.seq, m.token, "
+            f"g.started_at, p.banned_at IS NOT NULL, m.seq, m.token, "
             f"m.automatic "
             f"FROM {_GAME} g JOIN {_PLAYER} p ON p.id = g.player_id "
             f"LEFT JOIN {_MOVE} m ON m.game_id = g.id AND m.client_move_id = %s "
@@ -64,7 +68,7 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    game_id_, player_id, race_id, seed, variant, status, last_seq, started, banned = row[:9]
+    game_id_, player_id, race_id, seed, variant, status, last_seq, started_at, banned = row[:9]
     return LockedGame(
         game_id_,
         player_id,
@@ -73,7 +77,7 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
         variant,
         status,
         last_seq,
-        bool(started),
+        _datetime(started_at),
         bool(banned),
         row[9],
         row[10],
@@ -120,13 +124,32 @@ def insert_move(
 
 
 def update_projection(
-    game_id: int, *, seq: int, status: str, cards_played: int, now: datetime, over: bool
+    game_id: int,
+    *,
+    seq: int,
+    status: str,
+    cards_played: int,
+    now: datetime,
+    over: bool,
+    elapsed_ms: int | None,
 ) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
+            # SET's right-hand sides read the row as it was: the count before this move.
             f"UPDATE {_GAME} SET last_seq = %s, status = %s, cards_played = %s, "
-            f"finished_at = %s, started_at = COALESCE(started_at, %s) WHERE id = %s",
-            [seq, status, cards_played, _param(now) if over else None, _param(now), game_id],
+            f"finished_at = %s, started_at = COALESCE(started_at, %s), "
+            f"count_reached_ms = CASE WHEN cards_played = %s THEN count_reached_ms ELSE %s END "
+            f"WHERE id = %s",
+            [
+                seq,
+                status,
+                cards_played,
+                _param(now) if over else None,
+                _param(now),
+                cards_played,
+                elapsed_ms,
+                game_id,
+            ],
         )
 
 

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine import GameState, IllegalMove, InvalidMove
 from games.engine.positions import TIMEOUT, Position, advance
@@ -110,6 +111,13 @@ def _stamp_matches(stamp: Stamp | None, row: tuple[int, int, str, datetime]) -> 
     return stamp is None or stamp == (row[0], row[3])
 
 
+def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None:
+    """Whole milliseconds from `origin` to `moment`, never below zero: a ranking's time."""
+    if moment is None or origin is None:
+        return None
+    return max(0, int((moment - origin).total_seconds() * 1000))
+
+
 def game_state(*, game: Game) -> GameState:
     """The state the game's log leads to (status `resigned` after a resignation)."""
     return game_position(game=game).state
@@ -128,26 +136,48 @@ def race_has_ended(*, race: Race, now: datetime | None = None) -> bool:
     )
 
 
+def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
+    """Is a race's secret deal still secret? The one rule every channel asks
+    (race info, replays, records, the admin, hints and analyses through
+    `deal_raced_now`): until the race has ended, and past that until its
+    `secret_until` (a daily deal's race: the end of the day for everyone;
+    a challenge on it: the same moment)."""
+    now = now or timezone.now()
+    if not race_has_ended(race=race, now=now):
+        return True
+    return race.secret_until is not None and now < race.secret_until
+
+
+def race_opens_when(*, race: Race) -> str:
+    """When `race_deal_sealed` lets go, in words (the admin's pages)."""
+    if race.secret_until is None:
+        return gettext("the race ends")
+    return gettext("the race ends and %(when)s UTC") % {
+        "when": f"{race.secret_until:%Y-%m-%d %H:%M}"
+    }
+
+
 def game_record_visible(*, game: Game, viewer: Player | None) -> bool:
-    """A race game's deal and moves are open to all once the race has ended, never
-    before; a practice game's to its player once it is over (while it is in play
-    the deal would tell the stock's order)."""
+    """A race game's deal and moves are open to all once its race's deal is no
+    longer sealed, never before; a practice game's to its player once it is over
+    (while it is in play the deal would tell the stock's order)."""
     if game.race is not None:
-        return race_has_ended(race=game.race)
+        return not race_deal_sealed(race=game.race)
     return viewer is not None and viewer.pk == game.player_id and game.is_over
 
 
 def race_deal_public(*, race: Race) -> bool:
-    """An open deal's number is public from the start; a secret one once the race has ended."""
-    return race.open_deal or race_has_ended(race=race)
+    """An open deal's number is public from the start; a secret one once it is unsealed."""
+    return race.open_deal or not race_deal_sealed(race=race)
 
 
 def game_deal_open_to_moderators(*, game: Game) -> bool:
     """Moderators see a game's deal (its number, its record) once nobody can still
-    play it unseen: a race game's once the race has ended, a practice game's once
-    it is over. Before that the deal would tell the stock's order to a browser."""
+    play it unseen: a race game's once its race's deal is unsealed, a practice
+    game's once it is over. Before that the deal would tell the stock's order to
+    a browser."""
     if game.race is not None:
-        return race_has_ended(race=game.race)
+        return not race_deal_sealed(race=game.race)
     return game.is_over
 
 
@@ -198,6 +228,7 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
     differs("seqs", [seq for seq, _, _ in moves], list(range(1, len(moves) + 1)))
     position = Position.start(game.seed, game.variant)
     final_at = None
+    played, reached_at = 0, None
     for seq, token, accepted_at in moves:
         try:
             position, _ = advance(position, token, take_backs=game.race_id is None)
@@ -206,10 +237,13 @@ def game_projection_mismatches(*, game: Game) -> list[Mismatch]:
             return found
         if position.state.is_over and final_at is None:
             final_at = accepted_at
+        if position.state.cards_played != played:
+            played, reached_at = position.state.cards_played, accepted_at
     differs("last_seq", game.last_seq, len(moves))
     differs("status", game.status, position.status)
     differs("cards_played", game.cards_played, position.state.cards_played)
     differs("finished_at", game.finished_at, final_at)
+    differs("count_reached_ms", game.count_reached_ms, elapsed_ms(reached_at, game.started_at))
     actions = list(
         ModerationAction.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
     )

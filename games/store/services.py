@@ -32,7 +32,7 @@ from games.engine import (
     InvalidMove,
     safe_run,
 )
-from games.engine.positions import LOG_EVENTS, RESIGN, TIMEOUT, Event, Position, advance
+from games.engine.positions import LOG_EVENTS, RESIGN, TIMEOUT, Event, Position, advance, walk_log
 from games.i18n import messages
 from games.models import Game, GameStatus, Move, Player, Race, RaceStatus
 from games.store.append_sql import (
@@ -51,7 +51,7 @@ from games.store.automatic import (
 )
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
-from games.store.selectors import game_position_at
+from games.store.selectors import elapsed_ms, game_position_at
 
 MAX_CLIENT_MOVE_ID: Final = 64
 # (race version, seq, state after the move), inside the move's transaction.
@@ -258,7 +258,7 @@ def _append_locked(
     except IllegalMove as error:
         raise MoveRejected("illegal", messages.refused_move(error), current) from None
     seq = current + 1
-    _record(game_id, seq, planned[0][0], after, now, client_move_id, planned[0][1])
+    _record(game, seq, planned[0][0], after, now, client_move_id, planned[0][1])
     if planned[0][1]:
         _mark_automatic(events)
     if automatic_moves and token not in LOG_EVENTS and token != FINISH:
@@ -266,7 +266,7 @@ def _append_locked(
     for move, _server in planned[1:]:
         after, more = advance(after, move, take_backs=take_backs)
         seq += 1
-        _record(game_id, seq, move, after, now, automatic_move_id(seq), True)
+        _record(game, seq, move, after, now, automatic_move_id(seq), True)
         events += _mark_automatic(more)
     if race_version is not None and on_race_version is not None:
         # One version for the player's move and the server's after it: the
@@ -323,7 +323,7 @@ def _position(game: LockedGame, seq: int) -> Position:
 
 
 def _record(
-    game_id: int,
+    game: LockedGame,
     seq: int,
     token: str,
     after: Position,
@@ -332,6 +332,7 @@ def _record(
     automatic: bool = False,
 ) -> None:
     """Insert the log row and update the projection, in the caller's transaction."""
+    game_id = game.id
     move_id = insert_move(game_id, seq, token, now, client_move_id, automatic)
     state = after.state
     update_projection(
@@ -341,6 +342,7 @@ def _record(
         cards_played=state.cards_played,
         now=now,
         over=state.is_over,
+        elapsed_ms=elapsed_ms(now, game.started_at or now),
     )
     # Stamped with its row, the entry is safe to put before the commit: should
     # the transaction roll back, no reader will match the stamp. Once the row
@@ -360,7 +362,7 @@ def game_close_on_time(*, game_id: int, now: datetime) -> bool:
         return False
     after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
     seq = game.last_seq + 1
-    _record(game_id, seq, TIMEOUT, after, now, f"server-timeout-{seq}", True)
+    _record(game, seq, TIMEOUT, after, now, f"server-timeout-{seq}", True)
     return True
 
 
@@ -383,9 +385,20 @@ def game_import_record(*, record: VerifiedRecord, player: Player, started_at: da
             for m, t in zip(record.moves, times, strict=True)
         )
         over = record.position.state.is_over
+        game.count_reached_ms = _count_reached_ms(record, times, started_at)
         game.last_seq = len(record.moves)
         game.status = record.position.status
         game.cards_played = record.position.state.cards_played
         game.finished_at = times[-1] if over else None
-        game.save(update_fields=["last_seq", "status", "cards_played", "finished_at"])
+        game.save(
+            update_fields=["last_seq", "status", "cards_played", "finished_at", "count_reached_ms"]
+        )
     return game
+
+
+def _count_reached_ms(
+    record: VerifiedRecord, times: list[datetime], started_at: datetime
+) -> int | None:
+    log = zip((m.token for m in record.moves), times, strict=True)
+    reached = walk_log(record.seed, record.variant, log, take_backs=True).count_reached
+    return elapsed_ms(reached, started_at)

@@ -36,6 +36,15 @@ def clock(value: timedelta | None) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+@register.filter
+def ms_clock(value: int | None) -> str:
+    """Milliseconds (a ranking's time) to the tenth, as the race's results show them: 4:07.3."""
+    if value is None:
+        return "—"
+    tenths = max(0, value) // 100
+    return f"{clock(timedelta(seconds=tenths // 10))}.{tenths % 10}"
+
+
 @register.simple_tag(takes_context=True)
 def language_next(context: Context) -> str:
     """Where the language switch comes back to: this page, or for a page that

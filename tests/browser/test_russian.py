@@ -204,3 +204,28 @@ def test_no_english_is_left_on_the_russian_page(new_page, live, pages, shot, nam
     assert page.get_attribute("html", "lang") == "en"
     shot(page, f"en-{name}-{size}")
     assert page.js_errors == []
+
+
+def test_the_daily_deal_in_russian(new_page, live, shot):
+    page = _russian(new_page)
+    page.goto("/daily/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Сегодняшний расклад")
+    shot(page, "ru-daily-before")
+    assert _english_left(page, "UTC") == []
+    page.fill("#daily-nickname", "Amina")
+    page.click("form.daily-play button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/r/[^/]+/$"), timeout=WAIT)
+    expect(page.locator(".race-origin")).to_contain_text("Расклад дня")
+    page.click("#race-resign", timeout=WAIT)  # once the countdown is over
+    page.click("#resign-confirm")
+    challenge = page.locator("#results-challenge button")
+    expect(challenge).to_be_visible(timeout=WAIT)  # the results are in: the attempt is over
+    expect(challenge).to_have_text("Вызвать друга")
+    page.goto("/daily/")
+    expect(page.locator(".daily-board, table").first).to_contain_text("Amina", timeout=WAIT)
+    assert _english_left(page, "UTC", *RACE_NAMES) == []
+    shot(page, "ru-daily-played")
+    phone = _russian(new_page, *PHONE)
+    phone.goto("/daily/")
+    assert _english_left(phone, "UTC", *RACE_NAMES) == []
+    shot(phone, "ru-daily-phone")

@@ -12,10 +12,24 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client as DjangoClient
 
+from games.challenges.services import challenge_attempt_start, challenge_create
+from games.daily.services import daily_attempt_start
 from games.engine import player_view, replay
+from games.models import Game, Race
 from tests.races.conftest import Lobby
-from tests.races.helpers import Client, careless_policy, connect, good_policy, recorded_game
+from tests.races.helpers import (
+    SEED,
+    VARIANT,
+    Client,
+    careless_policy,
+    connect,
+    db,
+    good_policy,
+    guest_session,
+    recorded_game,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,15 +87,25 @@ def _check_frame(frame: dict[str, Any], own_cards: set[str], ended: bool) -> Non
         for racer in frame["racers"]:
             assert set(racer["progress"]) == RACE_VIEW_KEYS
             assert all(isinstance(v, int) for v in racer["progress"]["foundations"])
+    ghost = frame.get("ghost")
+    if ghost is not None:  # a challenge's recorded game: race views over time, nothing more
+        assert set(ghost) == {"player", "nickname", "frames"}
+        assert ghost["player"] == "ghost"  # not the recorded game's id: its replay may be open
+        for step in ghost["frames"]:
+            assert set(step) == {"t", *RACE_VIEW_KEYS}
+            assert all(isinstance(v, int) for v in step["foundations"])
 
 
-def _check_receiver(client: Client, seed: int, variant: str, own_log: list[str] | None) -> int:
-    """Check every frame `client` got; returns how many frames held cards."""
+def _check_receiver(
+    client: Client, seed: int, variant: str, own_log: list[str] | None, sealed: bool = False
+) -> int:
+    """Check every frame `client` got; returns how many frames held cards. A `sealed`
+    deal (a daily deal before the day is over) stays secret past the race's end."""
     own_cards: set[str] = set()
     with_cards = 0
     ended = False
     for frame in client.frames:
-        ended = (
+        ended = not sealed and (
             ended or frame["type"] == "end" or (frame.get("race") or {}).get("status") == "finished"
         )
         view = None
@@ -154,3 +178,88 @@ async def test_no_frame_tells_anyone_more_than_they_may_know(started: Lobby):
     assert end["race"]["seed"] == str(seed)
     for client in (alice, bob, charlie, dave, anonymous):
         await client.close()
+
+
+# The daily deal and challenges ------------------------------------------------
+
+
+async def _play_to_the_end(client: Client, log: list[str], tokens: list[str]) -> None:
+    for token in tokens:
+        answer = await client.move(token)
+        if answer["type"] == "ack":
+            log.append(token)
+    if not any(f["type"] == "end" for f in client.frames):
+        await client.receive_until("end")
+    await client.drain(0.2)
+
+
+def _sealed_channels(
+    game_id: int, code: str | None, clients: list[DjangoClient], seed: int
+) -> None:
+    """Every HTTP way to the deal, for every kind of visitor: no seed, no card."""
+    urls = [
+        "/daily/",
+        f"/api/games/{game_id}/replay",
+        f"/games/{game_id}/replay/",
+        f"/games/{game_id}/record.txt",
+        f"/api/games/{game_id}/analysis",
+    ]
+    if code is not None:
+        urls.append(f"/c/{code}/")
+    for client in clients:
+        for url in urls:
+            body = client.get(url).content.decode()
+            assert str(seed) not in body, url
+            assert not CARD_IN_TEXT.findall(body), url
+
+
+async def test_a_daily_deal_and_a_challenge_on_it_tell_nothing_before_the_day_is_over(
+    transactional_db: None, settings: Any
+):
+    settings.RACE_COUNTDOWN_S = 0
+    settings.WS_RATE_PER_S = 10_000
+    alice, alice_key = await db(guest_session)("alice")
+    bob, bob_key = await db(guest_session)("bob")
+    _, dave_key = await db(guest_session)("dave")
+    attempt = (await db(daily_attempt_start)(player=alice, variant=VARIANT)).attempt
+    # A secret deal, but one the scripted player knows how to win.
+    await db(_deal)(attempt.race_id, SEED)
+    race = await db(Race.objects.get)(pk=attempt.race_id)
+
+    alice_socket = await connect(race, alice_key)
+    watcher = await connect(race, dave_key)
+    alice_log: list[str] = []
+    await _play_to_the_end(alice_socket, alice_log, recorded_game(good_policy))
+    # Reloading after the end: a fresh snapshot, still sealed.
+    again = await connect(race, alice_key)
+    await watcher.drain(0.2)
+    assert _check_receiver(alice_socket, SEED, VARIANT, alice_log, sealed=True) > 50
+    assert _check_receiver(again, SEED, VARIANT, alice_log, sealed=True) == 1
+    assert _check_receiver(watcher, SEED, VARIANT, None, sealed=True) == 0
+
+    game = await db(Game.objects.get)(race=race)
+    challenge = await db(challenge_create)(player=alice, game=game)
+    taken = (await db(challenge_attempt_start)(challenge=challenge, player=bob)).attempt
+    challenge_race = await db(Race.objects.get)(pk=taken.race_id)
+    bob_socket = await connect(challenge_race, bob_key)
+    bob_log: list[str] = []
+    await _play_to_the_end(bob_socket, bob_log, recorded_game(careless_policy))
+    assert bob_socket.frames[0]["ghost"]["frames"][-1]["status"] == "won"
+    assert _check_receiver(bob_socket, SEED, VARIANT, bob_log, sealed=True) > 50
+    for client in (alice_socket, again, watcher, bob_socket):
+        await client.close()
+
+    def http_checks() -> None:
+        visitors = [DjangoClient() for _ in range(3)]
+        for visitor, key in zip(visitors, (alice_key, bob_key, None), strict=True):
+            if key:
+                visitor.cookies["sessionid"] = key
+        for game_id in (game.pk, taken.game_id):
+            _sealed_channels(game_id, challenge.code, visitors, SEED)
+
+    await db(http_checks)()
+
+
+def _deal(race_id: int, seed: int) -> None:
+    Race.objects.filter(pk=race_id).update(seed=seed)
+    Game.objects.filter(race_id=race_id).update(seed=seed)

@@ -11,6 +11,7 @@ import { LobbyView } from "../race/lobby.js";
 import { OpponentsView } from "../race/opponents.js";
 import { PlayView } from "../race/play.js";
 import { ResultsView } from "../race/results.js";
+import { Ghost } from "../race/ghost.js";
 import { byId, show } from "../race/dom.js";
 import { RESULT_TEXT, ordinal } from "../format.js";
 import { bindToggle } from "../prefs.js";
@@ -39,6 +40,7 @@ const results = new ResultsView({ send });
 
 let phase = null;
 let connected = false;
+let ghost = null; // a challenge's recorded game, played on the race's clock
 
 function receive(message) {
   switch (message.type) {
@@ -47,6 +49,11 @@ function receive(message) {
       const before = state.loaded && phase === "lobby" ? new Map(state.racers.map((r) => [r.player, r])) : null;
       clock.sync(message.server_time);
       state.applySnapshot(message);
+      if (message.ghost && !ghost) {
+        ghost = new Ghost(message.ghost);
+        state.addGhost(ghost.row());
+      }
+      moveGhost();
       draw();
       if (before && phase === "lobby") lobby.noteChanges(before, state);
       break;
@@ -77,6 +84,7 @@ function receive(message) {
     }
     case "end":
       state.applyEnd(message);
+      moveGhost();
       draw();
       break;
     case "rematch": {
@@ -167,9 +175,22 @@ function fitBoard() {
   if (table) root.style.setProperty("--board-w", `${Math.ceil(table.getBoundingClientRect().width)}px`);
 }
 
+/** The recorded game's progress at this race time, as a progress broadcast would bring it. */
+function moveGhost() {
+  if (!ghost || !state.loaded) return;
+  // Once the race is over, where the recorded game stopped.
+  const t = state.race.status === "finished" ? Infinity : clock.now() - (state.startsAt ?? clock.now());
+  const frame = ghost.at(t);
+  if (!frame) return;
+  // The frame's index stands for the seq a live racer's progress carries.
+  const changed = state.applyProgress({ player: ghost.player, seq: frame.seq, progress: frame.progress });
+  if (changed) opponents.progress(state, changed.row, changed.previous);
+}
+
 // Phases turn on the clock as well as on messages: the countdown ends by itself.
 setInterval(() => {
   if (!state.loaded) return;
+  moveGhost();
   const now = clock.now();
   if (state.phase(now) !== phase) draw();
   else clockView.paint(phase, state, now);

@@ -59,7 +59,9 @@ export class OpponentsView {
   #create(racer) {
     const li = h("li", { class: "opp", dataset: { player: racer.player }, style: `--hue:${hue(racer.nickname)}` },
       h("div", { class: "opp-grid" }),
-      h("span", { class: "opp-away", hidden: true }, gettext("away")));
+      h("span", { class: "opp-away", hidden: true }, gettext("away")),
+      // A challenge's recorded game: a live opponent replayed, named as such.
+      racer.ghost ? h("span", { class: "opp-recorded" }, gettext("recorded")) : null);
     this.#panels.set(racer.player, li);
     return li;
   }

@@ -14,6 +14,9 @@ export class ResultsView {
   #rematch = byId("results-rematch");
   #link = byId("results-rematch-link");
   #alert = byId("results-alert");
+  #challenge = byId("results-challenge");
+  // A daily attempt or a challenge is a race of one: no rematch, but a challenge to offer.
+  #solo = byId("race").dataset.solo === "true";
   #asked = false; // this page asked for the rematch: it goes there once it exists
   #isRacer = false;
 
@@ -42,7 +45,10 @@ export class ResultsView {
       // The server has seated this racer (`race_rematch` joins an asker): one click is enough.
       if (this.#asked) window.location.assign(this.#link.href);
     }
-    show(this.#rematch, state.isRacer && !rematch);
+    show(this.#rematch, state.isRacer && !rematch && !this.#solo);
+    const mine = state.isRacer ? state.you.game?.id : null;
+    if (mine) this.#challenge.action = `/games/${mine}/challenge`;
+    show(this.#challenge, Boolean(mine));
     this.#rematch.removeAttribute("aria-busy");
     this.#rematch.textContent = gettext("Rematch");
     show(this.#section, true);
@@ -80,7 +86,7 @@ export class ResultsView {
   }
 
   #row(row, state) {
-    const you = row.player === state.me;
+    const you = row.player === state.me && !row.ghost;
     const podium = row.rank <= 3 ? ` is-podium is-rank-${row.rank}` : "";
     const label = RESULT_TEXT[row.status] ?? row.status;
     return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status } },
@@ -90,6 +96,7 @@ export class ResultsView {
         h("span", { class: "lobby-avatar is-small", "aria-hidden": "true", style: `--hue:${hue(row.nickname)}` }, initial(row.nickname)),
         h("span", {}, row.nickname),
         you ? h("span", { class: "r-tag is-you" }, gettext("you")) : null,
+        row.ghost ? h("span", { class: "r-tag" }, gettext("recorded")) : null,
         // Phones have no room for the result column: the result rides under the name.
         h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
       h("td", { class: "results-result" }, h("span", { class: `status-pill is-${row.status}` }, label)),

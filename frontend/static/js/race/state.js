@@ -32,8 +32,18 @@ export class RaceState {
   applySnapshot(message) {
     this.race = message.race;
     this.you = message.you;
-    this.racers = message.racers ?? [];
+    this.racers = this.#withGhosts(message.racers ?? []);
     this.results = message.results ?? null;
+  }
+
+  // A challenge's recorded game is a row the server never lists among the seats: keep it.
+  #withGhosts(racers) {
+    return [...racers, ...this.racers.filter((r) => r.ghost)];
+  }
+
+  /** A challenge's recorded game joins the racers (once). */
+  addGhost(row) {
+    if (!this.racer(row.player)) this.racers = [...this.racers, row];
   }
 
   /**
@@ -54,13 +64,13 @@ export class RaceState {
   applyPresence({ here }) {
     const before = new Map(this.racers.map((r) => [r.player, r]));
     const present = new Set(here);
-    this.racers = this.racers.map((r) => ({ ...r, here: present.has(r.player) }));
+    this.racers = this.racers.map((r) => ({ ...r, here: r.ghost || present.has(r.player) }));
     return before;
   }
 
   applyLobby({ racers }) {
     const before = new Map(this.racers.map((r) => [r.player, r]));
-    this.racers = racers;
+    this.racers = this.#withGhosts(racers);
     return before;
   }
 

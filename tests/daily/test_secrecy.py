@@ -1,0 +1,122 @@
+"""A daily deal is secret until the day is over for everyone, in every channel a
+race's secret deal is: the race's own info, replays, records, hints, analyses,
+the admin. Then its replays, its number and the solver's verdict open."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.daily.rules import daily_today
+from games.models import Player
+from games.races.selectors import deal_raced_now, race_info
+from games.store.selectors import race_deal_public, race_deal_sealed
+from tests.daily.helpers import attempt, play_some, resign, unseal
+from tests.pages.helpers import client_for, post_json, start_practice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice: Player):
+    """alice's attempt at today's deal, over (resigned after a few moves)."""
+    taken = attempt(alice)
+    resign(play_some(taken.game, 4))
+    taken.race.refresh_from_db()
+    assert taken.race.status == "finished"
+    return taken
+
+
+def _clients(alice: Player, bob: Player, moderator: User) -> list[Client]:
+    as_moderator = Client()
+    as_moderator.force_login(moderator)
+    return [client_for(alice), client_for(bob), Client(), as_moderator]
+
+
+def test_a_finished_attempt_keeps_its_deal_sealed_until_the_day_is_over(finished):
+    race = finished.race
+    assert race_deal_sealed(race=race)
+    assert not race_deal_public(race=race)
+    assert "seed" not in race_info(race=race)
+    assert deal_raced_now(seed=race.seed, variant=race.variant)
+    assert not race_deal_sealed(race=race, now=race.secret_until + timedelta(seconds=1))
+    unseal(race)
+    assert race_info(race=race)["seed"] == str(race.seed)
+    assert not deal_raced_now(seed=race.seed, variant=race.variant)
+
+
+def test_no_replay_record_or_analysis_of_an_attempt_before_the_day_is_over(
+    finished, alice: Player, bob: Player, moderator: User
+):
+    game, seed = finished.game, str(finished.race.seed)
+    for client in _clients(alice, bob, moderator):
+        for url in (
+            f"/api/games/{game.pk}/replay",
+            f"/games/{game.pk}/replay/",
+            f"/games/{game.pk}/record.txt",
+            f"/api/games/{game.pk}/analysis",
+            reverse("admin:games_game_record", args=[game.pk]),
+        ):
+            answer = client.get(url)
+            assert answer.status_code in (302, 403), (url, answer.status_code)
+            assert seed not in answer.content.decode(), url
+    unseal(finished.race)
+    for client in _clients(alice, bob, moderator)[:3]:
+        assert client.get(f"/api/games/{game.pk}/replay").json()["game"]["deal"] == seed
+
+
+def test_the_admin_tells_when_the_deal_opens_and_not_the_deal(finished, moderator: User):
+    client = Client()
+    client.force_login(moderator)
+    seed = str(finished.race.seed)
+    for url in (
+        reverse("admin:games_game_change", args=[finished.game.pk]),
+        reverse("admin:games_race_change", args=[finished.race.pk]),
+        reverse("admin:games_race_changelist"),
+    ):
+        page = client.get(url).content.decode()
+        assert seed not in page, url
+    change = client.get(reverse("admin:games_game_change", args=[finished.game.pk]))
+    assert "secret until the race ends and" in change.content.decode()
+
+
+def test_no_hint_or_analysis_for_the_days_deal_played_in_practice(finished, bob: Player):
+    client = client_for(bob)
+    practice = start_practice(client, deal=finished.race.seed)
+    hint = post_json(client, f"/api/games/{practice['game']['id']}/hint", {})
+    assert hint.status_code == 403
+    assert hint.json()["code"] == "deal_raced"
+    post_json(
+        client,
+        f"/api/games/{practice['game']['id']}/moves",
+        {"token": "resign", "id": "r", "seq": 0},
+    )
+    analysis = client.get(f"/api/games/{practice['game']['id']}/analysis")
+    assert analysis.status_code == 403
+    assert analysis.json()["code"] == "deal_raced"
+
+
+def test_the_days_page_never_shows_the_deal_until_the_day_is_over(finished, bob: Player):
+    seed = str(finished.race.seed)
+    page = client_for(bob).get("/daily/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert seed not in body
+    assert f"/games/{finished.game.pk}/replay/" not in body
+    assert "alice" in body  # on the leaderboard
+
+
+def test_a_past_day_shows_its_deal_replays_and_verdict(alice: Player, bob: Player):
+    from datetime import UTC, datetime
+
+    yesterday = daily_today() - timedelta(days=2)  # over whatever the hour
+    taken = attempt(alice, now=datetime.combine(yesterday, datetime.min.time(), tzinfo=UTC))
+    resign(play_some(taken.game, 2))
+    body = client_for(bob).get(f"/daily/{yesterday.isoformat()}/").content.decode()
+    # The day's deal is yesterday's rule; the attempt's race kept it sealed until the day was over.
+    assert f"/games/{taken.game.pk}/replay/" in body
+    assert "data-verdict=" in body

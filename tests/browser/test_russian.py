@@ -233,6 +233,5 @@ def test_the_daily_deal_in_russian(new_page, live, shot):
 
 def _board_names(page: Any) -> list[str]:
     """Nicknames on the day's board: people's words (other tests' players too)."""
-    return page.locator(
-        ".daily-board tbody td:nth-child(2), table tbody td:nth-child(2)"
-    ).all_inner_texts()
+    cells = page.locator(".daily-board tbody td:nth-child(2), table tbody td:nth-child(2)")
+    return [str(name) for name in cells.all_inner_texts()]

@@ -345,10 +345,13 @@ def race_close_if_over(*, race_id: int) -> bool:
 
 
 def race_standings_write(*, race: Race) -> None:
-    """Keep a finished race's ranking (games.races.models), afresh from its logs."""
+    """Keep a finished race's ranking (games.races.models), afresh from its logs.
+
+    A challenge's recorded game is ranked in the race's results but kept only by
+    its own race: a game has one standing, in the race it was played in."""
     RaceStanding.objects.filter(race=race).delete()
     rows, place = [], 1
-    standings = race_results(race=race)
+    standings = [standing for standing in race_results(race=race) if not standing.ghost]
     for rank, standing in enumerate(standings, start=1):
         if rank > 1 and not standings_tied(standings[rank - 2], standing):
             place = rank

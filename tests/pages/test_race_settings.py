@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Race
 from games.races.services import race_rematch
@@ -38,7 +39,7 @@ def test_the_home_page_offers_the_choice() -> None:
 def test_a_rematch_keeps_the_races_choice() -> None:
     client = Client()
     race = _create(client, automatic_moves="on")
-    Race.objects.filter(pk=race.pk).update(status=Race.Status.FINISHED)
+    Race.objects.filter(pk=race.pk).update(status=Race.Status.FINISHED, finished_at=timezone.now())
     race.refresh_from_db()
     rematch = race_rematch(race=race, player=race.host)
     assert rematch.automatic_moves is True

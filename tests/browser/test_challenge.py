@@ -11,7 +11,9 @@ from playwright.sync_api import expect
 
 from tests.browser.racing import DEAL, WAIT, no_js_errors, panel, resign, wait_until_racing
 
-# alice's first card goes up this long after the start, then she resigns.
+# alice's game starts with a draw (a deal only opened is not yet a game, so its
+# clock starts at its first event); her first card goes up this long after, then
+# she resigns.
 FIRST_CARD_MS = 2500
 
 
@@ -19,6 +21,8 @@ def _recorded_game(new_page: Any) -> Any:
     alice = new_page()
     alice.goto(f"/practice/{DEAL}/")
     alice.wait_for_selector(".sultan-board .sb-table")
+    alice.click(".sultan-board [data-action=stock]")
+    expect(alice.locator(".sultan-board .sb-stock .sb-count")).to_have_text("88", timeout=WAIT)
     alice.wait_for_timeout(FIRST_CARD_MS)
     alice.click('[data-slot="a"] .sb-spot')  # the two of hearts, to foundation 2
     expect(alice.locator("#stat-cards")).to_have_text("1", timeout=WAIT)

@@ -25,23 +25,18 @@ class ModerationRefused(ValueError):
 
 
 def _record(
-    *,
-    moderator: AbstractBaseUser,
-    action: ModerationKind,
-    reason: str,
-    game: Game | None = None,
-    player: Player | None = None,
+    *, moderator: AbstractBaseUser, action: ModerationKind, reason: str, target: Game | Player
 ) -> ModerationAction:
     reason = reason.strip()
     if not reason:
         raise ModerationRefused(_("a moderation action needs a reason"))
+    on: dict[str, Game | Player] = {"game" if isinstance(target, Game) else "player": target}
     return ModerationAction.objects.create(
         moderator_id=moderator.pk,
         moderator_name=moderator.get_username(),
         action=action,
-        game=game,
-        player=player,
         reason=reason,
+        **on,
     )
 
 
@@ -62,7 +57,7 @@ def _switch_game(
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if getattr(locked, field) == on:
             raise ModerationRefused(_ALREADY[field, on] % {"game": game.pk})
-        recorded = _record(moderator=moderator, action=action, reason=reason, game=locked)
+        recorded = _record(moderator=moderator, action=action, reason=reason, target=locked)
         Game.objects.filter(pk=game.pk).update(**{field: on})
         # A void or a flag holds the game out of ratings, a reinstatement or a
         # cleared flag lets it back in: its race and every later one are rated again.
@@ -102,7 +97,7 @@ def game_verify(
         moderator=moderator,
         action=ModerationKind.VERIFY,
         reason=f"{reason.strip() or 'replay check'}: {outcome}",
-        game=game,
+        target=game,
     )
     return action, mismatches
 
@@ -114,7 +109,7 @@ def player_ban(*, player: Player, moderator: AbstractBaseUser, reason: str) -> M
         if locked.banned_at is not None:
             raise ModerationRefused(_("%(player)s is already banned") % {"player": player})
         action = _record(
-            moderator=moderator, action=ModerationKind.BAN, reason=reason, player=locked
+            moderator=moderator, action=ModerationKind.BAN, reason=reason, target=locked
         )
         Player.objects.filter(pk=player.pk).update(banned_at=action.created_at)
     return action
@@ -126,7 +121,7 @@ def player_unban(*, player: Player, moderator: AbstractBaseUser, reason: str) ->
         if locked.banned_at is None:
             raise ModerationRefused(_("%(player)s is not banned") % {"player": player})
         action = _record(
-            moderator=moderator, action=ModerationKind.UNBAN, reason=reason, player=locked
+            moderator=moderator, action=ModerationKind.UNBAN, reason=reason, target=locked
         )
         Player.objects.filter(pk=player.pk).update(banned_at=None)
     return action

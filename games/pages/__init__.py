@@ -1,7 +1,7 @@
 """The site's pages around the games: home, practice and replay pages, history, joining.
 
 views.py renders, history.py reads a player's own pages, forms.py holds the
-forms.
+forms, refusals.py words the refusals the views share.
 
 May import: every other room (it is the top of the stack), never imported by one.
 """

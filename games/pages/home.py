@@ -6,8 +6,11 @@ source), with the form's errors, never a page with only the race form.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,6 +21,7 @@ from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
 from games.common.http import client_address
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.models import Player
 from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
 from games.pages.history import player_recent_races
 from games.practice.selectors import player_latest_unfinished_practice
@@ -46,20 +50,38 @@ def _home(request: HttpRequest, *, status: int = 200, **overrides: Any) -> HttpR
     return render(request, "home.html", home_context(request, **overrides), status=status)
 
 
+RacerView = Callable[[HttpRequest, Any, Player], HttpResponse]
+
+
+def _posted_by_racer(form_class: type[forms.Form], form_name: str) -> Callable[[RacerView], Any]:
+    """A POST view of a race form, called with the valid form and who it acts for; else
+    the home page again with the form's errors."""
+
+    def decorate(view: RacerView) -> Callable[[HttpRequest], HttpResponse]:
+        @require_POST
+        @wraps(view)
+        def posted(request: HttpRequest) -> HttpResponse:
+            form = form_class(request.POST)
+            if form.is_valid():
+                nickname = form.cleaned_data.get("nickname")
+                player = player_identify(request=request, nickname=nickname)
+                if player is not None:
+                    return view(request, form, player)
+                form.add_error("nickname", _("Pick a nickname, or log in."))
+            return _home(request, status=400, **{form_name: form})
+
+        return posted
+
+    return decorate
+
+
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request)
 
 
-@require_POST
-def race_new(request: HttpRequest) -> HttpResponse:
-    form = RaceForm(request.POST)
-    if not form.is_valid():
-        return _home(request, race_form=form, status=400)
-    player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
-    if player is None:
-        form.add_error("nickname", _("Pick a nickname, or log in."))
-        return _home(request, race_form=form, status=400)
+@_posted_by_racer(RaceForm, "race_form")
+def race_new(request: HttpRequest, form: RaceForm, player: Player) -> HttpResponse:
     winnable = form.cleaned_data.get("winnable", False)
     try:
         for kind in ("race", "winnable") if winnable else ("race",):
@@ -86,16 +108,9 @@ def race_new(request: HttpRequest) -> HttpResponse:
     return redirect("games:race", code=race.code)
 
 
-@require_POST
-def race_now_view(request: HttpRequest) -> HttpResponse:
+@_posted_by_racer(RaceNowForm, "race_now_form")
+def race_now_view(request: HttpRequest, form: RaceNowForm, player: Player) -> HttpResponse:
     """ "Race now": a seat in the next public race of the kind asked for."""
-    form = RaceNowForm(request.POST)
-    if not form.is_valid():
-        return _home(request, race_now_form=form, status=400)
-    player = player_identify(request=request, nickname=form.cleaned_data.get("nickname"))
-    if player is None:
-        form.add_error("nickname", _("Pick a nickname, or log in."))
-        return _home(request, race_now_form=form, status=400)
     try:
         seat = race_now(
             player=player,

@@ -24,6 +24,7 @@ from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
 from games.pages.history import player_variant_stats
+from games.pages.refusals import unknown_variant
 from games.ratings.chart import rating_chart_svg
 from games.ratings.models import Rating
 from games.ratings.selectors import (
@@ -49,12 +50,9 @@ def _page_number(text: str | None) -> int:
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     variant = request.GET.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
-        return notice(
+        return unknown_variant(
             request,
-            status=400,
-            title=_("Unknown variant"),
-            message=_("“%(variant)s” is not a variant. Choose one of %(variants)s.")
-            % {"variant": variant[:40], "variants": ", ".join(VARIANTS)},
+            variant=variant,
             actions=[(_("Leaderboard"), "/leaderboard/"), (_("Home"), "/")],
         )
     page = _page_number(request.GET.get("page"))
@@ -97,16 +95,12 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     user = get_user_model().objects.filter(username=username).first()
     player = Player.objects.filter(user=user).first() if user is not None else None
     if player is None:
-        return notice(
-            request,
-            status=404,
-            title=_("No such player"),
-            message=_(
-                "No account is called “%(name)s”. Profiles belong to accounts; guests have none."
-            )
-            % {"name": username[:40]},
-            actions=[(_("Leaderboard"), "/leaderboard/"), (_("Home"), "/")],
+        unknown = _(
+            "No account is called “%(name)s”. Profiles belong to accounts; guests have none."
         )
+        message = unknown % {"name": username[:40]}
+        back = [(_("Leaderboard"), "/leaderboard/"), (_("Home"), "/")]
+        return notice(request, status=404, title=_("No such player"), message=message, actions=back)
     ratings = player_ratings(player=player)
     panels = [
         RatingPanel(

@@ -28,6 +28,7 @@ from games.models import Game, Player
 from games.pages.forms import PracticeForm
 from games.pages.history import history_rows, player_games, player_variant_stats
 from games.pages.home import home_context
+from games.pages.refusals import unknown_variant
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
 from games.replays.access import HIDDEN, IN_PLAY, replay_gate
@@ -74,12 +75,9 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
         )
     variant = request.GET.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
-        return notice(
+        return unknown_variant(
             request,
-            status=400,
-            title=_("Unknown variant"),
-            message=_("“%(variant)s” is not a variant. Choose one of %(variants)s.")
-            % {"variant": variant[:40], "variants": ", ".join(VARIANTS)},
+            variant=variant,
             actions=[
                 (
                     _("Deal %(deal)s in %(variant)s")

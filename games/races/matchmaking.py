@@ -31,7 +31,6 @@ from games.races.services import (
 # The time limits "Race now" offers, in minutes: the same few for everyone, so
 # that strangers wanting a race find each other.
 PUBLIC_MINUTES: Final = (3, 5, 10, 15)
-PUBLIC_SEATS: Final = 8
 _ATTEMPTS: Final = 3
 
 
@@ -101,13 +100,8 @@ def _seat(*, player: Player, variant: str, time_limit_s: int) -> Seat:
             raise
         race.refresh_from_db()
         return Seat(race, version, new=True, running=race.status != RaceStatus.LOBBY)
-    race = race_create(
-        host=player,
-        variant=variant,
-        time_limit_s=time_limit_s,
-        seat_limit=PUBLIC_SEATS,
-        public=True,
-    )
+    # Up to MAX_SEATS, race_create's default: a public race fills as far as a race can.
+    race = race_create(host=player, variant=variant, time_limit_s=time_limit_s, public=True)
     return Seat(race, race.version, new=True, running=False)
 
 

@@ -38,6 +38,7 @@ from games.races.signals import race_finished_after_commit
 from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
 
 MIN_RACERS: Final = 2
+MAX_SEATS: Final = 8
 TIME_LIMITS_S: Final = (60, 24 * 3600)
 # A public race stops seating this long before its start: a racer seated at the
 # last moment still gets their page up before the first move counts.
@@ -85,7 +86,7 @@ def race_create(
     host: Player,
     variant: str = DEFAULT_VARIANT,
     time_limit_s: int = 900,
-    seat_limit: int = 8,
+    seat_limit: int = MAX_SEATS,
     deal: int | None = None,
     winnable: bool = False,
     automatic_moves: bool = False,
@@ -101,7 +102,7 @@ def race_create(
         raise RaceRefused("banned", _("this player is banned"))
     if variant not in VARIANTS:
         raise RaceRefused("bad_request", _("unknown variant %(variant)r") % {"variant": variant})
-    if not 2 <= seat_limit <= 8:
+    if not MIN_RACERS <= seat_limit <= MAX_SEATS:
         raise RaceRefused("bad_request", _("a race seats 2 to 8 racers"))
     if not TIME_LIMITS_S[0] <= time_limit_s <= TIME_LIMITS_S[1]:
         raise RaceRefused("bad_request", _("the time limit is 1 minute to 24 hours"))

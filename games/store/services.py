@@ -16,7 +16,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final
+from functools import wraps
+from typing import Final, ParamSpec
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -52,6 +53,8 @@ from games.store.automatic import (
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
 from games.store.selectors import elapsed_ms, game_position_at
+
+P = ParamSpec("P")
 
 MAX_CLIENT_MOVE_ID: Final = 64
 # (race version, seq, state after the move), inside the move's transaction.
@@ -115,6 +118,29 @@ def _race_gate(race: RaceClock, now: datetime, current_seq: int) -> None:
         raise MoveRejected("too_late", _("the race's time is up"), current_seq)
 
 
+def _in_one_transaction(append: Callable[P, AppendResult]) -> Callable[P, AppendResult]:
+    """Run an append in a transaction of its own, on SQLite behind this process's
+    writer lock; a unique-violation becomes the conflict it means."""
+
+    @wraps(append)
+    def run(*args: P.args, **kwargs: P.kwargs) -> AppendResult:
+        try:
+            with _one_sqlite_writer(), transaction.atomic(durable=True):
+                return append(*args, **kwargs)
+        except IntegrityError:
+            # The lock makes this unreachable in the store's own use; a writer
+            # that skipped it still cannot break the log, and gets a conflict.
+            game_id = kwargs["game_id"]
+            assert isinstance(game_id, int)
+            current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
+            raise MoveRejected(
+                "conflict", _("another move was accepted first"), current or 0
+            ) from None
+
+    return run
+
+
+@_in_one_transaction
 def game_append_move(
     *,
     game_id: int,
@@ -140,57 +166,6 @@ def game_append_move(
     """
     if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID:
         raise MoveRejected("invalid", _("a client move id is 1 to 64 characters"), expected_seq)
-    try:
-        with _one_sqlite_writer(), transaction.atomic(durable=True):
-            return _append_locked(
-                game_id=game_id,
-                player=player,
-                token=token,
-                client_move_id=client_move_id,
-                expected_seq=expected_seq,
-                automatic_moves=automatic_moves,
-                on_race_version=on_race_version,
-            )
-    except IntegrityError:
-        # The lock makes this unreachable in the store's own use; a writer
-        # that skipped it still cannot break the log, and gets a conflict.
-        current = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first()
-        raise MoveRejected("conflict", _("another move was accepted first"), current or 0) from None
-
-
-def _one_sqlite_writer() -> AbstractContextManager[object]:
-    """On SQLite, queue this process's writers on a lock rather than on the file.
-
-    SQLite lets one writer in at a time; the others poll with growing sleeps
-    (up to 100 ms), so threads contending for the file lose most of their
-    time sleeping. A process-wide lock hands the file over at once. Other
-    processes still queue on the file, as before.
-    """
-    return _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
-
-
-def game_resign(
-    *, game_id: int, player: Player, client_move_id: str, expected_seq: int
-) -> AppendResult:
-    return game_append_move(
-        game_id=game_id,
-        player=player,
-        token=RESIGN,
-        client_move_id=client_move_id,
-        expected_seq=expected_seq,
-    )
-
-
-def _append_locked(
-    *,
-    game_id: int,
-    player: Player,
-    token: str,
-    client_move_id: str,
-    expected_seq: int,
-    automatic_moves: bool,
-    on_race_version: RaceHook | None,
-) -> AppendResult:
     game = lock_game(game_id, client_move_id)
     # Someone else's game and no game at all look the same from outside.
     if game is None or game.player_id != player.pk:
@@ -275,6 +250,29 @@ def _append_locked(
     automatic = tuple(move for move, server in planned if server)
     return AppendResult(
         game_id, seq, token, events, after.state, False, race_version, automatic, after.moves
+    )
+
+
+def _one_sqlite_writer() -> AbstractContextManager[object]:
+    """On SQLite, queue this process's writers on a lock rather than on the file.
+
+    SQLite lets one writer in at a time; the others poll with growing sleeps
+    (up to 100 ms), so threads contending for the file lose most of their
+    time sleeping. A process-wide lock hands the file over at once. Other
+    processes still queue on the file, as before.
+    """
+    return _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
+
+
+def game_resign(
+    *, game_id: int, player: Player, client_move_id: str, expected_seq: int
+) -> AppendResult:
+    return game_append_move(
+        game_id=game_id,
+        player=player,
+        token=RESIGN,
+        client_move_id=client_move_id,
+        expected_seq=expected_seq,
     )
 
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
-from django.db import transaction
 from django.dispatch import Signal
 
-logger = logging.getLogger(__name__)
+from games.common.signals import send_after_commit
 
 # Sent after the commit that gave a guest's games to an account (a guest signing up,
 # or logging in); keyword argument `player_id`, the account's player.
@@ -15,14 +12,8 @@ player_games_changed = Signal()
 
 
 def player_games_changed_after_commit(*, player_id: int) -> None:
-    """Tell the listeners once the move is committed; a listener that fails is logged
-    and does not undo the sign-up (`rebuild_ratings` catches up)."""
-
-    def send() -> None:
-        for receiver, outcome in player_games_changed.send_robust(sender=None, player_id=player_id):
-            if isinstance(outcome, Exception):
-                logger.error(
-                    "player %s: %r failed on their games", player_id, receiver, exc_info=outcome
-                )
-
-    transaction.on_commit(send)
+    """Tell the listeners once the move is committed; one that fails does not undo
+    the sign-up (`rebuild_ratings` catches up)."""
+    send_after_commit(
+        player_games_changed, about=f"player {player_id}'s games", player_id=player_id
+    )

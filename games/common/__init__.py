@@ -1,7 +1,7 @@
-"""What every room shares: the refusal every service raises, and the field checks
-that JSON bodies and socket frames go through.
+"""What every room shares: the refusal every service raises, the field checks
+that JSON bodies and socket frames go through, and signals sent after commit.
 
 May import: Django (its translation: refusals are worded in the request's language;
-its templates: `notice` renders a refusal as a page) and the standard library; no
-models, no other room.
+its templates: `notice` renders a refusal as a page; its signals and transactions:
+`send_after_commit`) and the standard library; no models, no other room.
 """

@@ -165,7 +165,8 @@ def test_a_listener_failing_after_a_race_ends_leaves_the_end_standing(alice, bob
         race_finished.disconnect(dispatch_uid="test_broken_listener")
     assert race.status == "finished"
     assert RatingChange.objects.filter(race=race).count() == 2  # the other listener ran
-    assert "failed after its end" in caplog.text
+    assert f"race {race.pk}'s end: " in caplog.text
+    assert "failed" in caplog.text
 
 
 def test_racers_the_ranking_rule_cannot_part_draw(alice, bob, charlie):

@@ -10,7 +10,7 @@ are a projection of the moderation log, written only by `games.moderation.servic
 from __future__ import annotations
 
 import secrets
-from typing import Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -18,18 +18,38 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.utils.functional import _StrPromise
+
 from games.engine import SEED_LIMIT, VARIANTS
 from games.i18n.labels import VARIANT_LABELS
 
 # Stored as the code; shown by its name, in the reader's language.
 VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 MAX_CARDS_PLAYED = 95
-# Readable and unambiguous when read aloud or typed: no 0/o, 1/l/i.
 # The one permission the admin and the replay viewer ask about (declared on ModerationAction).
 MODERATE_PERMISSION = "games.moderate"
+# Readable and unambiguous when read aloud or typed: no 0/o, 1/l/i.
 RACE_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 # What a deleted account's games show for its name (docs/store.md, "Deleting an account").
 DELETED_NICKNAME = "deleted player"
+M = TypeVar("M", bound=models.Model)
+
+
+def _optional_link(
+    field: Any, to: Any, on_delete: Any, verbose_name: _StrPromise, related_name: str
+) -> Any:
+    """A link a row may lack: null in the table, blank in the admin's forms. Each use
+    declares the field's type, which the stubs cannot infer through this call."""
+    return field(
+        to,
+        on_delete,
+        related_name=related_name,
+        verbose_name=verbose_name,
+        null=True,
+        blank=True,
+    )
 
 
 class AppendOnlyError(Exception):
@@ -74,13 +94,8 @@ class Player(models.Model):
     never unique and never a key: picking a guest's nickname gives nothing.
     """
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="player",
+    user: models.OneToOneField[User | None, User | None] = _optional_link(
+        models.OneToOneField, settings.AUTH_USER_MODEL, models.SET_NULL, _("user"), "player"
     )
     nickname = models.CharField(_("nickname"), max_length=40)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -172,13 +187,8 @@ class Race(models.Model):
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
     ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
     version = models.BigIntegerField(_("version"), default=0)
-    rematch_of = models.OneToOneField(
-        "self",
-        verbose_name=_("rematch of"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="rematch",
+    rematch_of: models.OneToOneField[Race | None, Race | None] = _optional_link(
+        models.OneToOneField, "self", models.SET_NULL, _("rematch of"), "rematch"
     )
     # Anyone may be seated by "Race now" (games.races.matchmaking); always rated.
     public = models.BooleanField(default=False)
@@ -191,13 +201,8 @@ class Race(models.Model):
     secret_until = models.DateTimeField(_("secret until"), null=True, blank=True)
     # A recorded game raced as a live opponent (games.challenges): its progress is
     # replayed on this race's clock, and it is ranked with the racers.
-    ghost = models.ForeignKey(
-        "Game",
-        verbose_name=_("recorded game"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="ghost_races",
+    ghost: models.ForeignKey[Game | None, Game | None] = _optional_link(
+        models.ForeignKey, "Game", models.PROTECT, _("recorded game"), "ghost_races"
     )
 
     class Meta:
@@ -342,13 +347,8 @@ class Game(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="games"
     )
-    race = models.ForeignKey(
-        Race,
-        verbose_name=_("race"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="games",
+    race: models.ForeignKey[Race | None, Race | None] = _optional_link(
+        models.ForeignKey, Race, models.PROTECT, _("race"), "games"
     )
     variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES)
     seed = models.BigIntegerField(_("deal"))
@@ -454,31 +454,20 @@ class ModerationAction(AppendOnlyModel):
 
     Action = ModerationKind
 
-    moderator = models.ForeignKey(
+    moderator: models.ForeignKey[User | None, User | None] = _optional_link(
+        models.ForeignKey,
         settings.AUTH_USER_MODEL,
-        verbose_name=_("moderator"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="moderation_actions",
+        models.SET_NULL,
+        _("moderator"),
+        "moderation_actions",
     )
     moderator_name = models.CharField(_("moderator name"), max_length=150)
     action = models.CharField(_("action"), max_length=12, choices=ModerationKind.choices)
-    game = models.ForeignKey(
-        Game,
-        verbose_name=_("game"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="moderation_actions",
+    game: models.ForeignKey[Game | None, Game | None] = _optional_link(
+        models.ForeignKey, Game, models.PROTECT, _("game"), "moderation_actions"
     )
-    player = models.ForeignKey(
-        Player,
-        verbose_name=_("player"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="moderation_actions",
+    player: models.ForeignKey[Player | None, Player | None] = _optional_link(
+        models.ForeignKey, Player, models.PROTECT, _("player"), "moderation_actions"
     )
     reason = models.TextField(_("reason"))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -10,21 +10,18 @@ from prometheus_client import Counter, Gauge, Histogram
 
 # Socket answers are milliseconds on loopback and seconds when something is
 # wrong: the buckets cover both ends (ack p99 is alerted at 0.5 s).
+# fmt: off
 LATENCY_BUCKETS: Final = (
-    0.001,
-    0.0025,
-    0.005,
-    0.01,
-    0.025,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1.0,
-    2.5,
-    5.0,
-    10.0,
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 )
+# fmt: on
+
+
+def latency(name: str, documentation: str, labels: tuple[str, ...] = ()) -> Histogram:
+    """A histogram of seconds on the latency buckets: one scale for every wait we time."""
+    return Histogram(name, documentation, labels, buckets=LATENCY_BUCKETS)
+
+
 # A solve is bounded by its budget (a hint 2 s, an analysis 6 s, a winnable deal 12 s).
 SOLVER_BUCKETS: Final = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 
@@ -36,11 +33,10 @@ MOVES: Final = Counter(
     "outcome accepted or refused, code the refusal's code (ok when accepted).",
     ["source", "outcome", "code"],
 )
-MOVE_ACK_SECONDS: Final = Histogram(
+MOVE_ACK_SECONDS: Final = latency(
     "sultan_move_ack_seconds",
     "From a race socket's move being taken up to its ack or reject being sent "
     "(the database round trip included).",
-    buckets=LATENCY_BUCKETS,
 )
 
 # Race sockets ------------------------------------------------------------
@@ -52,21 +48,19 @@ BROADCASTS: Final = Counter(
     "whatever the number of sockets; presence included).",
     ["kind"],
 )
-PROGRESS_DELIVERY_SECONDS: Final = Histogram(
+PROGRESS_DELIVERY_SECONDS: Final = latency(
     "sultan_progress_delivery_seconds",
     "From the publisher handing a progress to the channel layer to a socket of the "
     "race sending the frame that carries it (per receiving socket, the coalescing "
     "wait included; wall clocks of the processes).",
-    buckets=LATENCY_BUCKETS,
 )
 SNAPSHOTS: Final = Counter("sultan_snapshots", "Race snapshots built (each one is a few queries).")
 
 # The publisher of race announcements (the transactional outbox,
 # games/races/publisher.py): its live sends and its sweep both feed them.
-PUBLISHER_LAG_SECONDS: Final = Histogram(
+PUBLISHER_LAG_SECONDS: Final = latency(
     "sultan_publisher_lag_seconds",
     "From an announcement's commit to the publisher handing it to the channel layer.",
-    buckets=LATENCY_BUCKETS,
 )
 PUBLISHER_BACKLOG_AGE_SECONDS: Final = Gauge(
     "sultan_publisher_backlog_age_seconds",
@@ -98,9 +92,8 @@ QUOTA_REFUSED: Final = Counter(
 
 # HTTP --------------------------------------------------------------------
 
-REQUEST_SECONDS: Final = Histogram(
+REQUEST_SECONDS: Final = latency(
     "sultan_http_request_seconds",
     "HTTP requests by view (its route name), method and status class (2xx, 4xx, 5xx...).",
-    ["view", "method", "status"],
-    buckets=LATENCY_BUCKETS,
+    ("view", "method", "status"),
 )

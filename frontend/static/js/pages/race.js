@@ -58,14 +58,9 @@ function receive(message) {
       if (before && phase === "lobby") lobby.noteChanges(before, state);
       break;
     }
-    case "lobby": {
-      const before = state.applyLobby(message);
-      if (phase === "lobby") {
-        lobby.noteChanges(before, state);
-        lobby.render(state, { connected });
-      } else opponents.render(state, { finished: phase === "finished" });
+    case "lobby":
+      seatsChanged(state.applyLobby(message));
       break;
-    }
     case "progress":
       // Every racer that changed since the last frame, each at their latest.
       for (const update of message.racers) {
@@ -74,14 +69,9 @@ function receive(message) {
         if (update.player === state.me) play.onOwnProgress(update.seq);
       }
       break;
-    case "presence": {
-      const before = state.applyPresence(message);
-      if (phase === "lobby") {
-        lobby.noteChanges(before, state);
-        lobby.render(state, { connected });
-      } else if (phase) opponents.render(state, { finished: phase === "finished" });
+    case "presence":
+      seatsChanged(state.applyPresence(message));
       break;
-    }
     case "end":
       state.applyEnd(message);
       moveGhost();
@@ -105,6 +95,15 @@ function receive(message) {
       refused(message);
       break;
   }
+}
+
+/** Seats or presence changed (`before`: the racers as they were): the lobby says who
+ * came and went; later, the opponents' panel shows who is still here. */
+function seatsChanged(before) {
+  if (phase === "lobby") {
+    lobby.noteChanges(before, state);
+    lobby.render(state, { connected });
+  } else if (phase) opponents.render(state, { finished: phase === "finished" });
 }
 
 function connection(status, detail) {

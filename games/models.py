@@ -10,7 +10,7 @@ are a projection of the moderation log, written only by `games.moderation.servic
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -275,6 +275,11 @@ class Race(models.Model):
         return self.code
 
 
+# Announcements not yet handed to the channel layer: the condition of the partial
+# index the publisher's queries use, so it is the one they filter by.
+UNPUBLISHED: Final = Q(published_at__isnull=True)
+
+
 class RaceEvent(models.Model):
     """A change to a race as its sockets are told of it: the race's outbox and recent history.
 
@@ -300,9 +305,7 @@ class RaceEvent(models.Model):
         indexes: ClassVar = [
             # The publisher's sweep looks only for what is still unannounced.
             models.Index(
-                fields=["created_at"],
-                condition=Q(published_at__isnull=True),
-                name="race_event_unpublished",
+                fields=["created_at"], condition=UNPUBLISHED, name="race_event_unpublished"
             ),
         ]
 

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import RaceEvent
+from games.models import UNPUBLISHED, RaceEvent
 from games.races.protocol import encode
 from games.store.append_sql import bump_race
 
@@ -92,6 +92,4 @@ def race_history_forget(*, race_ids: list[int]) -> int:
 
 
 def race_events_mark_published(*, ids: list[int]) -> None:
-    RaceEvent.objects.filter(pk__in=ids, published_at__isnull=True).update(
-        published_at=timezone.now()
-    )
+    RaceEvent.objects.filter(UNPUBLISHED, pk__in=ids).update(published_at=timezone.now())

@@ -50,7 +50,7 @@ from games.metrics.definitions import (
     PUBLISHER_BACKLOG_AGE_SECONDS,
     PUBLISHER_LAG_SECONDS,
 )
-from games.models import RaceEntry, RaceEvent
+from games.models import UNPUBLISHED, RaceEntry, RaceEvent
 from games.races.outbox import Announcement, race_events_mark_published
 from games.races.protocol import encode, presence, progress_racer
 from games.races.socket_db import db
@@ -238,7 +238,7 @@ def unpublished(
     """What was committed more than a moment ago and never marked sent, oldest first."""
     cutoff = timezone.now() - timedelta(seconds=older_than_s)
     rows = (
-        RaceEvent.objects.filter(published_at__isnull=True, created_at__lt=cutoff)
+        RaceEvent.objects.filter(UNPUBLISHED, created_at__lt=cutoff)
         .order_by("race_id", "version")
         .values_list("pk", "race_id", "version", "kind", "payload", "created_at")[:limit]
     )
@@ -274,7 +274,7 @@ async def sweep_unpublished(older_than_s: float = SWEEP_AFTER_S) -> int:
 
 def backlog_age_measure() -> float:
     """Set the backlog's gauge to the age of the oldest announcement still unmarked."""
-    oldest = RaceEvent.objects.filter(published_at__isnull=True).aggregate(at=Min("created_at"))
+    oldest = RaceEvent.objects.filter(UNPUBLISHED).aggregate(at=Min("created_at"))
     age = 0.0 if oldest["at"] is None else (timezone.now() - oldest["at"]).total_seconds()
     PUBLISHER_BACKLOG_AGE_SECONDS.set(max(0.0, age))
     return age

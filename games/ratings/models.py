@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from django.db import models
 from django.db.models import Q
@@ -13,6 +13,10 @@ from games.ratings.skill import ESTABLISHED_RACES
 
 # As games.models has it (which imports this module: it cannot be imported back).
 VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
+
+# On the leaderboard: established ratings. The board's partial index has this
+# condition, so its queries filter by this very Q.
+ON_BOARD: Final = Q(races__gte=ESTABLISHED_RACES)
 
 
 class Rating(models.Model):
@@ -40,7 +44,7 @@ class Rating(models.Model):
             # however deep the page (bench/ratings.py).
             models.Index(
                 fields=["variant", "-rating", "player", "races"],
-                condition=Q(races__gte=ESTABLISHED_RACES),
+                condition=ON_BOARD,
                 name="rating_board",
             ),
         ]

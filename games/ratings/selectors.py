@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from games.models import Player, Race
-from games.ratings.models import Rating, RatingChange
+from games.ratings.models import ON_BOARD, Rating, RatingChange
 from games.ratings.skill import ESTABLISHED_RACES
 
 
@@ -26,7 +26,7 @@ def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[Board
     offset walks index entries, not joined rows.
     """
     rows = list(
-        Rating.objects.filter(variant=variant, races__gte=ESTABLISHED_RACES)
+        Rating.objects.filter(ON_BOARD, variant=variant)
         .order_by("-rating", "player_id")
         .values_list("player_id", "rating", "races")[offset : offset + limit]
     )
@@ -43,7 +43,7 @@ def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[Board
 
 
 def leaderboard_size(*, variant: str) -> int:
-    return Rating.objects.filter(variant=variant, races__gte=ESTABLISHED_RACES).count()
+    return Rating.objects.filter(ON_BOARD, variant=variant).count()
 
 
 def player_ratings(*, player: Player) -> dict[str, Rating]:
@@ -54,13 +54,9 @@ def player_rank(*, rating: Rating) -> int | None:
     """The player's place on the leaderboard, None while not yet established."""
     if rating.races < ESTABLISHED_RACES:
         return None
-    ahead = Rating.objects.filter(variant=rating.variant, races__gte=ESTABLISHED_RACES).filter(
-        rating__gt=rating.rating
-    ) | Rating.objects.filter(
-        variant=rating.variant,
-        races__gte=ESTABLISHED_RACES,
-        rating=rating.rating,
-        player_id__lt=rating.player_id,
+    board = Rating.objects.filter(ON_BOARD, variant=rating.variant)
+    ahead = board.filter(rating__gt=rating.rating) | board.filter(
+        rating=rating.rating, player_id__lt=rating.player_id
     )
     return ahead.count() + 1
 

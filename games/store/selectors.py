@@ -143,9 +143,53 @@ def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
     `secret_until` (a daily deal's race: the end of the day for everyone;
     a challenge on it: the same moment)."""
     now = now or timezone.now()
+    if _sealed_by_itself(race, now):
+        return True
+    # A challenge's race shares its deal with every other attempt at the same
+    # recorded game: while one of them still plays a deal never published, this
+    # one's end must not publish it (its replay is reachable by id).
+    return race.ghost_id is not None and _deal_played_unpublished(race, now)
+
+
+def _sealed_by_itself(race: Race, now: datetime) -> bool:
     if not race_has_ended(race=race, now=now):
         return True
     return race.secret_until is not None and now < race.secret_until
+
+
+# A challenge on an attempt at a challenge ... is a chain; links past this are sealed.
+_GHOST_CHAIN_MAX = 16
+
+
+def _deal_played_unpublished(race: Race, now: datetime) -> bool:
+    if _ghost_deal_published(race, now):
+        return False
+    others = Race.objects.filter(seed=race.seed, variant=race.variant).exclude(pk=race.pk)
+    # The two partial indexes on the deal (race_deal_not_finished, race_deal_sealed).
+    if others.exclude(status=RaceStatus.FINISHED).exists():
+        return True
+    return others.filter(secret_until__isnull=False, secret_until__gt=now).exists()
+
+
+def _ghost_deal_published(race: Race, now: datetime) -> bool:
+    """Did the deal become public other than through an attempt: the recorded game
+    a race of friends or a day's deal whose secret has run out (a practice game's
+    deal is its player's alone)?"""
+    ghost_id = race.ghost_id
+    for _ in range(_GHOST_CHAIN_MAX):
+        if ghost_id is None:
+            return False
+        recorded = Race.objects.filter(games__pk=ghost_id).first()
+        if recorded is None:
+            return False  # a practice game
+        if recorded.open_deal:
+            return True
+        if _sealed_by_itself(recorded, now):
+            return False
+        if recorded.ghost_id is None:
+            return True
+        ghost_id = recorded.ghost_id
+    return False
 
 
 def race_opens_when(*, race: Race) -> str:

@@ -96,6 +96,7 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
                     adapt(start + timedelta(seconds=900)),
                     0,
                     sealed,
+                    None if live else adapt(finished),
                 )
             )
             games.append(
@@ -121,8 +122,9 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
             cursor.executemany(
                 f"INSERT INTO {Race._meta.db_table} (id, code, host_id, variant, seed, open_deal,"
                 " winnable_deal, time_limit_s, seat_limit, status, created_at, starts_at, ends_at,"
-                " version, secret_until) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " version, secret_until, finished_at, public, rated, automatic_moves) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " FALSE, FALSE, FALSE)",
                 races,
             )
             cursor.executemany(
@@ -142,6 +144,23 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("ANALYZE")
     return players, race_id
+
+
+def _still_playing(today: date) -> None:
+    """Today's few live attempts started minutes ago, whenever the store was filled:
+    their time is not up, so the page closes none (their logs are not filled in)."""
+    from django.db import connection
+
+    from games.models import Race
+
+    now = datetime.now(tz=UTC)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Race._meta.db_table} SET starts_at = %s, ends_at = %s"
+            " WHERE status = 'running'",
+            [adapt(now - timedelta(minutes=5)), adapt(now + timedelta(minutes=10))],
+        )
 
 
 def _measure(render: Callable[[], object], renders: int) -> list[float]:
@@ -198,6 +217,7 @@ def main() -> None:
     if fill:
         _fill(args.players, args.days, args.share, today)
     filled = f"filled in {time.perf_counter() - start:.1f} s" if fill else "as it was"
+    _still_playing(today)
     total = DailyAttempt.objects.count()
     print(
         f"store: {Player.objects.count():,} players, {total:,} daily results"

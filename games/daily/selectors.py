@@ -153,9 +153,11 @@ def daily_streaks(*, player: Player, today: date) -> Streaks:
     days = list(rows.values_list("day", "game__status"))
     played = {day for day, _ in days}
     won = {day for day, status in days if status == "won"}
+    # Today's attempt lost ends the won run; one still being played leaves it standing.
+    lost_today = any(day == today and status not in ("won", "playing") for day, status in days)
     return Streaks(
         played=_current_run(played, today),
-        won=_current_run(won, today),
+        won=0 if lost_today else _current_run(won, today),
         best_played=_best_run(played),
         best_won=_best_run(won),
     )

@@ -20,6 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.common.http import notice
+from games.daily.records import daily_records
+from games.daily.rules import daily_today
+from games.daily.selectors import daily_streaks
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
@@ -69,9 +72,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         "page": page,
         "pages": pages,
         "established": ESTABLISHED_RACES,
-        # The daily deal's all-time records (issue #15, the daily part) go here:
-        # a second table beside the ratings, filled by that room's selector.
-        "daily_records": None,
+        # A second table beside the ratings: days that are over only (cached per day).
+        "daily_records": daily_records(variant=variant) or None,
     }
     return render(request, "leaderboard.html", context)
 
@@ -122,6 +124,8 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         for variant in VARIANTS
         if (rating := ratings.get(variant)) is not None
     ]
+    # Today's attempt counts as soon as it is taken, as on /daily/: taking it is public.
+    streaks = daily_streaks(player=player, today=daily_today())
     context = {
         "profile": player,
         "username": username,
@@ -129,8 +133,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         "established": ESTABLISHED_RACES,
         "stats": player_variant_stats(player=player, races_only=True),
         "recent": _recent_games(player),
-        # Streaks (days in a row played, won) come with the daily deal (issue #15).
-        "streaks": None,
+        "streaks": streaks if streaks.best_played else None,
     }
     return render(request, "profile.html", context)
 

@@ -164,11 +164,21 @@ _GHOST_CHAIN_MAX = 16
 def _deal_played_unpublished(race: Race, now: datetime) -> bool:
     if _ghost_deal_published(race, now):
         return False
-    others = Race.objects.filter(seed=race.seed, variant=race.variant).exclude(pk=race.pk)
+    return deal_in_sealed_race(seed=race.seed, variant=race.variant, now=now, besides=race.pk)
+
+
+def deal_in_sealed_race(
+    *, seed: int, variant: str, now: datetime | None = None, besides: int | None = None
+) -> bool:
+    """Does a race (other than `besides`) play this deal, or keep it sealed past its end?"""
+    others = Race.objects.filter(seed=seed, variant=variant)
+    if besides is not None:
+        others = others.exclude(pk=besides)
     # The two partial indexes on the deal (race_deal_not_finished, race_deal_sealed).
     if others.exclude(status=RaceStatus.FINISHED).exists():
         return True
-    return others.filter(secret_until__isnull=False, secret_until__gt=now).exists()
+    when = now or timezone.now()
+    return others.filter(secret_until__isnull=False, secret_until__gt=when).exists()
 
 
 def _ghost_deal_published(race: Race, now: datetime) -> bool:
@@ -222,7 +232,9 @@ def game_deal_open_to_moderators(*, game: Game) -> bool:
     a browser."""
     if game.race is not None:
         return not race_deal_sealed(race=game.race)
-    return game.is_over
+    # A practice game over, unless a challenge on it is being raced: its challengers'
+    # deal (a moderator may be one of them).
+    return game.is_over and not deal_in_sealed_race(seed=game.seed, variant=game.variant)
 
 
 def game_record(*, game: Game, viewer: Player | None, as_moderator: bool = False) -> str:

@@ -9,6 +9,11 @@ client as a signed-in player with a year of streaks:
   - /daily/                   today's board, live: 10,000 attempts;
   - /daily/<yesterday>/       a past day's: the same, with the deal and replay links;
   - /daily/<a day nobody played>/   the same page with an empty board: the baseline;
+  - /daily/<yesterday>/ with the cache cleared before each render (the first view);
+  - /leaderboard/ with the daily deal's all-time records over the year: cached, on
+    the first view after a day ended (one day folded into the day before's
+    tallies), and with nothing kept (the year folded: after a void); its
+    baseline is a variant with no daily results;
 
 and prints the median, 90th percentile and worst of `--renders` renders of each,
 the ratio to the baseline, and the leaderboard's selector alone. The target is
@@ -183,6 +188,39 @@ def _line(label: str, times: list[float], baseline: float | None = None) -> str:
     return f"{label:<34} {figures}{ratio}{verdict}"
 
 
+def _leaderboard(
+    page: Callable[[str], Callable[[], object]],
+    cold: Callable[[str], Callable[[], object]],
+    renders: int,
+) -> None:
+    """/leaderboard/ with the daily deal's records over the year: as most views find
+    them (cached), on the first view after a day ends (the day before's tallies
+    kept: one day folded in), and with nothing kept (a void: the year folded)."""
+    from django.core.cache import cache
+
+    from games.daily.records import _tallies
+    from games.daily.rules import daily_last_day_over
+    from games.daily.selectors import daily_judged_mark
+
+    baseline = statistics.median(_measure(page("/leaderboard/?variant=pysolfc"), renders))
+    print(_line("/leaderboard/ (no daily results)", [baseline] * 2))
+    print(
+        _line("/leaderboard/ (records cached)", _measure(page("/leaderboard/"), renders), baseline)
+    )
+    through = daily_last_day_over()
+
+    def rollover() -> object:
+        cache.clear()
+        _tallies(variant="sultan", through=through - timedelta(days=1), acted=daily_judged_mark())
+        start = time.perf_counter()
+        page("/leaderboard/")()
+        return time.perf_counter() - start
+
+    times = [rollover() * 1000 for _ in range(5)]
+    print(_line("/leaderboard/ (a day just ended)", times, baseline))
+    print(_line("/leaderboard/ (nothing kept)", _measure(cold("/leaderboard/"), 3), baseline))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=10_000)
@@ -248,6 +286,17 @@ def main() -> None:
         ("/daily/<yesterday>/", f"/daily/{yesterday}/"),
     ):
         print(_line(label, _measure(page(url), args.renders), baseline))
+    from django.core.cache import cache
+
+    def cold(url: str) -> Callable[[], object]:
+        def get() -> object:
+            cache.clear()  # every render ranks (or folds) from the rows, as the first one did
+            return page(url)()
+
+        return get
+
+    print(_line("/daily/<yesterday>/, cache cleared", _measure(cold(f"/daily/{yesterday}/"), 5)))
+    _leaderboard(page, cold, args.renders)
     viewer = Player.objects.get(pk=1)
     paged = _measure(
         lambda: daily_board(day=today, variant="sultan", top=100, player=viewer), args.renders

@@ -123,6 +123,7 @@ def test_a_profile_shows_the_players_daily_streaks(alice: Player, bob: Player):
     streak = 'data-streak="{}">{}<'
     assert streak.format("best_won", 3) in page
     assert streak.format("won", 0) in page  # today's loss ended the run
+    assert bob.user is not None
     empty = client_for(alice).get(f"/@/{bob.user.username}/").content.decode()
     assert 'data-streak="played"' not in empty
     assert "No daily deal played yet" in empty

@@ -209,14 +209,14 @@ def _leaderboard(
     )
     through = daily_last_day_over()
 
-    def rollover() -> object:
+    def rollover() -> float:
         cache.clear()
         _tallies(variant="sultan", through=through - timedelta(days=1), acted=daily_judged_mark())
         start = time.perf_counter()
         page("/leaderboard/")()
         return time.perf_counter() - start
 
-    times = [rollover() * 1000 for _ in range(5)]
+    times: list[float] = [rollover() * 1000 for _ in range(5)]
     print(_line("/leaderboard/ (a day just ended)", times, baseline))
     print(_line("/leaderboard/ (nothing kept)", _measure(cold("/leaderboard/"), 3), baseline))
 

@@ -87,8 +87,8 @@ def daily_attempts_close_overdue(*, day: date, variant: str, now: datetime | Non
     if over and (day, variant) in _closed_days:
         return 0  # closed once the day was over: nothing can fall overdue since
     overdue = Race.objects.filter(
-        daily_attempt__day=day,
-        daily_attempt__variant=variant,
+        dailyattempt__day=day,
+        dailyattempt__variant=variant,
         status=RaceStatus.RUNNING,
         ends_at__lte=now or timezone.now(),
     ).values_list("pk", flat=True)

@@ -37,6 +37,7 @@ from games.ratings.selectors import (
     rating_history,
 )
 from games.ratings.skill import ESTABLISHED_RACES, START, shown
+from games.store.selectors import game_record_visible
 
 BOARD_PAGE: Final = 50
 RECENT_GAMES: Final = 10
@@ -92,6 +93,8 @@ class RecentGame:
     rank: int | None
     racers: int
     delta: int | None  # the rating change, for a rated race that counted
+    # A daily attempt's race has ended, but its deal stays secret until the day is over.
+    replay_open: bool
 
 
 @require_GET
@@ -154,6 +157,7 @@ def _recent_games(player: Player) -> list[RecentGame]:
                 rank=standing.rank if standing is not None else None,
                 racers=game.race.games.count() if game.race is not None else 1,
                 delta=change.delta if change is not None else None,
+                replay_open=game_record_visible(game=game, viewer=None),
             )
         )
     return rows

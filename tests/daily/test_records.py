@@ -127,3 +127,12 @@ def test_a_profile_shows_the_players_daily_streaks(alice: Player, bob: Player):
     empty = client_for(alice).get(f"/@/{bob.user.username}/").content.decode()
     assert 'data-streak="played"' not in empty
     assert "No daily deal played yet" in empty
+
+
+def test_a_profile_offers_no_replay_of_todays_attempt(alice: Player, bob: Player):
+    today = _lost(alice, daily_today())
+    over = _lost(alice, daily_last_day_over())
+    assert alice.user is not None
+    page = client_for(bob).get(f"/@/{alice.user.username}/").content.decode()
+    assert f"/games/{over.game_id}/replay/" in page
+    assert f"/games/{today.game_id}/replay/" not in page

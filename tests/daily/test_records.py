@@ -136,3 +136,19 @@ def test_a_profile_offers_no_replay_of_todays_attempt(alice: Player, bob: Player
     page = client_for(bob).get(f"/@/{alice.user.username}/").content.decode()
     assert f"/games/{over.game_id}/replay/" in page
     assert f"/games/{today.game_id}/replay/" not in page
+
+
+def test_a_past_days_page_closes_an_attempt_left_running_and_ranks_it(alice: Player, bob: Player):
+    from django.utils import timezone
+
+    from games.models import Race
+
+    day = daily_today() - timedelta(days=3)
+    left = attempt(alice, now=_on(day))
+    play_some(left.game, 2)
+    ago = timezone.now() - timedelta(minutes=20)
+    Race.objects.filter(pk=left.race_id).update(starts_at=ago, ends_at=ago + timedelta(minutes=15))
+    page = client_for(bob).get(f"/daily/{day.isoformat()}/").content.decode()
+    left.game.refresh_from_db()
+    assert left.game.status == "timeout"
+    assert "alice" in page

@@ -9,6 +9,11 @@ client as a signed-in player with a year of streaks:
   - /daily/                   today's board, live: 10,000 attempts;
   - /daily/<yesterday>/       a past day's: the same, with the deal and replay links;
   - /daily/<a day nobody played>/   the same page with an empty board: the baseline;
+  - /daily/<yesterday>/ with the cache cleared before each render (the first view);
+  - /leaderboard/ with the daily deal's all-time records over the year: cached, on
+    the first view after a day ended (one day folded into the day before's
+    tallies), and with nothing kept (the year folded: after a void); its
+    baseline is a variant with no daily results;
 
 and prints the median, 90th percentile and worst of `--renders` renders of each,
 the ratio to the baseline, and the leaderboard's selector alone. The target is
@@ -96,6 +101,7 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
                     adapt(start + timedelta(seconds=900)),
                     0,
                     sealed,
+                    None if live else adapt(finished),
                 )
             )
             games.append(
@@ -121,8 +127,9 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
             cursor.executemany(
                 f"INSERT INTO {Race._meta.db_table} (id, code, host_id, variant, seed, open_deal,"
                 " winnable_deal, time_limit_s, seat_limit, status, created_at, starts_at, ends_at,"
-                " version, secret_until) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " version, secret_until, finished_at, public, rated, automatic_moves) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " FALSE, FALSE, FALSE)",
                 races,
             )
             cursor.executemany(
@@ -144,6 +151,23 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
     return players, race_id
 
 
+def _still_playing(today: date) -> None:
+    """Today's few live attempts started minutes ago, whenever the store was filled:
+    their time is not up, so the page closes none (their logs are not filled in)."""
+    from django.db import connection
+
+    from games.models import Race
+
+    now = datetime.now(tz=UTC)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Race._meta.db_table} SET starts_at = %s, ends_at = %s"
+            " WHERE status = 'running'",
+            [adapt(now - timedelta(minutes=5)), adapt(now + timedelta(minutes=10))],
+        )
+
+
 def _measure(render: Callable[[], object], renders: int) -> list[float]:
     for _ in range(3):  # warm: templates compiled, the past day's verdict solved once
         render()
@@ -162,6 +186,39 @@ def _line(label: str, times: list[float], baseline: float | None = None) -> str:
     verdict = "" if baseline is None else ("  ok" if median < TARGET_MS else "  OVER 100 ms")
     figures = f"median {median:7.1f} ms  p90 {p90:7.1f}  worst {max(times):7.1f}"
     return f"{label:<34} {figures}{ratio}{verdict}"
+
+
+def _leaderboard(
+    page: Callable[[str], Callable[[], object]],
+    cold: Callable[[str], Callable[[], object]],
+    renders: int,
+) -> None:
+    """/leaderboard/ with the daily deal's records over the year: as most views find
+    them (cached), on the first view after a day ends (the day before's tallies
+    kept: one day folded in), and with nothing kept (a void: the year folded)."""
+    from django.core.cache import cache
+
+    from games.daily.records import _tallies
+    from games.daily.rules import daily_last_day_over
+    from games.daily.selectors import daily_judged_mark
+
+    baseline = statistics.median(_measure(page("/leaderboard/?variant=pysolfc"), renders))
+    print(_line("/leaderboard/ (no daily results)", [baseline] * 2))
+    print(
+        _line("/leaderboard/ (records cached)", _measure(page("/leaderboard/"), renders), baseline)
+    )
+    through = daily_last_day_over()
+
+    def rollover() -> float:
+        cache.clear()
+        _tallies(variant="sultan", through=through - timedelta(days=1), acted=daily_judged_mark())
+        start = time.perf_counter()
+        page("/leaderboard/")()
+        return time.perf_counter() - start
+
+    times: list[float] = [rollover() * 1000 for _ in range(5)]
+    print(_line("/leaderboard/ (a day just ended)", times, baseline))
+    print(_line("/leaderboard/ (nothing kept)", _measure(cold("/leaderboard/"), 3), baseline))
 
 
 def main() -> None:
@@ -198,6 +255,7 @@ def main() -> None:
     if fill:
         _fill(args.players, args.days, args.share, today)
     filled = f"filled in {time.perf_counter() - start:.1f} s" if fill else "as it was"
+    _still_playing(today)
     total = DailyAttempt.objects.count()
     print(
         f"store: {Player.objects.count():,} players, {total:,} daily results"
@@ -228,6 +286,17 @@ def main() -> None:
         ("/daily/<yesterday>/", f"/daily/{yesterday}/"),
     ):
         print(_line(label, _measure(page(url), args.renders), baseline))
+    from django.core.cache import cache
+
+    def cold(url: str) -> Callable[[], object]:
+        def get() -> object:
+            cache.clear()  # every render ranks (or folds) from the rows, as the first one did
+            return page(url)()
+
+        return get
+
+    print(_line("/daily/<yesterday>/, cache cleared", _measure(cold(f"/daily/{yesterday}/"), 5)))
+    _leaderboard(page, cold, args.renders)
     viewer = Player.objects.get(pk=1)
     paged = _measure(
         lambda: daily_board(day=today, variant="sultan", top=100, player=viewer), args.renders

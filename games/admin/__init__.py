@@ -6,5 +6,14 @@ change or delete a move.
 
 from games.admin.games import GameAdmin
 from games.admin.listings import ModerationActionAdmin, PlayerAdmin, RaceAdmin
+from games.admin.social import ChallengeAdmin, ChallengeAttemptAdmin, DailyAttemptAdmin
 
-__all__ = ["GameAdmin", "ModerationActionAdmin", "PlayerAdmin", "RaceAdmin"]
+__all__ = [
+    "ChallengeAdmin",
+    "ChallengeAttemptAdmin",
+    "DailyAttemptAdmin",
+    "GameAdmin",
+    "ModerationActionAdmin",
+    "PlayerAdmin",
+    "RaceAdmin",
+]

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy
@@ -65,6 +65,23 @@ class ModerationOnlyAdmin(_ModelAdmin):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions if can_moderate(request) else {}
+
+
+class CountingAdmin(ModerationOnlyAdmin):
+    """A list that counts related rows beside each (a player's games, a challenge's
+    attempts) in the list's own query: `count_of` names the relation, and the count
+    is `related_count`, sortable."""
+
+    count_of = ""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset: QuerySet[Any] = super().get_queryset(request)
+        annotated: QuerySet[Any] = queryset.annotate(related_count=Count(self.count_of))
+        return annotated
+
+
+def related_count(row: Any) -> int:
+    return int(getattr(row, "related_count", 0))
 
 
 class ReasonForm(forms.Form):

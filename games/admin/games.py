@@ -205,7 +205,11 @@ class GameAdmin(ModerationOnlyAdmin):
 
     @admin.display(description=gettext_lazy("deal"))
     def deal(self, game: Game) -> str:
-        public = race_deal_public(race=game.race) if game.race is not None else game.is_over
+        public = (
+            race_deal_public(race=game.race)
+            if game.race is not None
+            else game_deal_open_to_moderators(game=game)
+        )
         return (
             str(game.seed) if public else _("secret until %(when)s") % {"when": _opens_when(game)}
         )

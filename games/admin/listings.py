@@ -5,12 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.admin.base import ModerationOnlyAdmin, ReasonForm, moderator_of, reason_page, report
+from games.admin.base import (
+    CountingAdmin,
+    ModerationOnlyAdmin,
+    ReasonForm,
+    moderator_of,
+    reason_page,
+    related_count,
+    report,
+)
 from games.models import ModerationAction, Player, Race
 from games.moderation import services as moderation
 from games.moderation.services import ModerationRefused
@@ -40,18 +48,14 @@ class PlayerKindFilter(admin.SimpleListFilter):
 
 
 @admin.register(Player)
-class PlayerAdmin(ModerationOnlyAdmin):
+class PlayerAdmin(CountingAdmin):
     list_display = ("id", "nickname", "user", "kind", "game_count", "created_at", "banned_at")
     list_filter = (PlayerKindFilter,)
+    count_of = "games"
     search_fields = ("=id", "nickname", "user__username", "user__email")
     list_select_related = ("user",)
     fields = ("nickname", "user", "created_at", "banned_at")
     actions = ("ban", "unban")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset: QuerySet[Any] = super().get_queryset(request)
-        annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
-        return annotated
 
     @admin.display(description=gettext_lazy("kind"))
     def kind(self, player: Player) -> str:
@@ -59,9 +63,9 @@ class PlayerAdmin(ModerationOnlyAdmin):
             return _("deleted")
         return _("guest") if player.is_guest else _("account")
 
-    @admin.display(description=gettext_lazy("games"), ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="related_count")
     def game_count(self, player: Player) -> int:
-        return int(getattr(player, "game_count", 0))
+        return related_count(player)
 
     def _act(self, request: HttpRequest, queryset: QuerySet[Player], unban: bool) -> Any:
         players = list(queryset)
@@ -101,7 +105,7 @@ class PlayerAdmin(ModerationOnlyAdmin):
 
 
 @admin.register(Race)
-class RaceAdmin(ModerationOnlyAdmin):
+class RaceAdmin(CountingAdmin):
     list_display = (
         "code",
         "host",
@@ -115,6 +119,7 @@ class RaceAdmin(ModerationOnlyAdmin):
         "ends_at",
     )
     list_filter = ("status", "variant", "open_deal", "public", "rated")
+    count_of = "games"
     search_fields = ("code", "host__nickname", "host__user__username")
     list_select_related = ("host",)
     date_hierarchy = "created_at"
@@ -139,14 +144,9 @@ class RaceAdmin(ModerationOnlyAdmin):
             else _("secret until %(when)s") % {"when": race_opens_when(race=race)}
         )
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset: QuerySet[Any] = super().get_queryset(request)
-        annotated: QuerySet[Any] = queryset.annotate(game_count=Count("games"))
-        return annotated
-
-    @admin.display(description=gettext_lazy("games"), ordering="game_count")
+    @admin.display(description=gettext_lazy("games"), ordering="related_count")
     def game_count(self, race: Race) -> int:
-        return int(getattr(race, "game_count", 0))
+        return related_count(race)
 
 
 @admin.register(ModerationAction)

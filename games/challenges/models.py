@@ -6,6 +6,8 @@ from typing import ClassVar
 
 from django.db import models
 
+from games.store.attempts import RaceOfOne
+
 
 def challenge_code_new() -> str:
     """A code as a race's (the same alphabet and length: a link read out alike)."""
@@ -36,23 +38,13 @@ class Challenge(models.Model):
         return self.code
 
 
-class ChallengeAttempt(models.Model):
+class ChallengeAttempt(RaceOfOne):
     """One player's race against the recorded game: a game of their own, with its own log."""
 
     challenge = models.ForeignKey(Challenge, on_delete=models.PROTECT, related_name="attempts")
-    player = models.ForeignKey(
-        "games.Player", on_delete=models.PROTECT, related_name="challenge_attempts"
-    )
-    race = models.OneToOneField(
-        "games.Race", on_delete=models.PROTECT, related_name="challenge_attempt"
-    )
-    game = models.OneToOneField(
-        "games.Game", on_delete=models.PROTECT, related_name="challenge_attempt"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        app_label = "games"
+    class Meta(RaceOfOne.Meta):
+        abstract = False
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["challenge", "player"], name="challenge_attempt_once_per_player"

@@ -3,8 +3,10 @@
 rules.py picks the day's deal (a keyed hash of the date and variant, docs/rules.md)
 and says when a day is over; models.py holds an attempt (a one-racer race on the
 day's deal, sealed until the day is over); services.py starts or resumes an
-attempt; selectors.py reads the day's leaderboard, a player's daily results,
-streaks and the share text; views.py serves /daily/ and /daily/<yyyy-mm-dd>/.
+attempt; selectors.py reads the day's leaderboard (a finished day's cached),
+a player's daily results, streaks and the share text; records.py the all-time
+records of days that are over (the leaderboard's second table); views.py
+serves /daily/ and /daily/<yyyy-mm-dd>/.
 
 May import: games.races (an attempt is a race of one; the ranking rule),
 games.store, games.accounts, games.engine, games.common, games.models,

@@ -43,3 +43,10 @@ def daily_sealed_until(*, day: date) -> datetime:
 
 def daily_day_over(*, day: date, now: datetime | None = None) -> bool:
     return (now or datetime.now(tz=UTC)) >= daily_sealed_until(day=day)
+
+
+def daily_last_day_over(*, now: datetime | None = None) -> date:
+    """The newest day whose deal, attempts and replays are open (`daily_day_over`):
+    yesterday, or the day before while yesterday's last attempts may still run."""
+    yesterday = daily_today(now=now) - timedelta(days=1)
+    return yesterday if daily_day_over(day=yesterday, now=now) else yesterday - timedelta(days=1)

@@ -9,25 +9,25 @@ nothing is stored twice, and voided games drop out.
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Final
 
-from django.db import connection
-from django.db.models import QuerySet, Window
-from django.db.models.expressions import OrderBy
-from django.db.models.functions import RowNumber
+from django.core.cache import cache
+from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext
 
 from games.daily.models import DailyAttempt
 from games.daily.rules import daily_day_over, daily_seed
 from games.engine import new_game
 from games.engine.solver.solve import solve
-from games.models import MAX_CARDS_PLAYED, Player
+from games.models import MAX_CARDS_PLAYED, ModerationAction, ModerationKind, Player
 from games.races.selectors import Standing, rank_order, standings_ranked
 
 VERDICT_S: Final = 2.0
+_BOARD_CACHE_S: Final = 24 * 3600  # a past day's board, until a void moves the key on
 VERDICT_NODES: Final = 500_000
 _FIELDS: Final = (
     "day",
@@ -83,38 +83,80 @@ class Board:
     count: int
 
 
-def daily_board(*, day: date, variant: str, top: int, player: Player | None) -> Board:
+def daily_board(
+    *, day: date, variant: str, top: int, player: Player | None, now: datetime | None = None
+) -> Board:
     """The top of the day's board and the viewer's place in it: the database ranks
-    (the race's rule, `rank_order`), so a page reads `top` + 1 rows, not thousands."""
+    (the race's rule, `rank_order`), so a page reads `top` + 1 rows, not thousands.
+    A day that is over never changes but by a moderator's void or reinstatement:
+    its ranking is cached under a key naming the newest of those."""
+    if daily_day_over(day=day, now=now):
+        return _board_over(day, variant, top, player)
     attempts = _attempts().filter(day=day, variant=variant)
-    order = rank_order(game="game__")
-    rows = attempts.order_by(*order).values_list(*_FIELDS)[:top]
+    rows = attempts.order_by(*rank_order(game="game__")).values_list(*_FIELDS)[:top]
     board = [(rank, _result(row).standing) for rank, row in enumerate(rows, start=1)]
     mine = None
     if player is not None:
         mine = next(((r, s) for r, s in board if s.player == player.pk), None)
         own = None if mine else attempts.filter(player=player).values_list(*_FIELDS).first()
         if own is not None:
-            # Below the top: its place is a row number over the whole day's board.
-            mine = (_place(attempts, order, player), _result(own).standing)
+            # Below the top: its place is one more than the attempts ranked ahead of it.
+            standing = _result(own).standing
+            mine = (attempts.filter(_ahead_of(standing)).count() + 1, standing)
     count = len(board) if len(board) < top else attempts.count()
     return Board(board, mine, count)
 
 
-def _place(attempts: QuerySet[DailyAttempt], order: list[OrderBy], player: Player) -> int:
-    """The player's row number over the whole board. Filtering the ORM's window
-    query by player would number the player's row alone (WHERE comes before
-    OVER), so the numbered board is wrapped and filtered outside."""
-    ranked = attempts.annotate(place=Window(RowNumber(), order_by=order))
-    sql, params = ranked.values_list("player_id", "place").query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT ranked.place FROM ({sql}) ranked WHERE ranked.player_id = %s",
-            [*params, player.pk],
-        )
-        row = cursor.fetchone()
-    assert row is not None, "the player's attempt is on the board"
-    return int(row[0])
+def _ahead_of(mine: Standing, game: str = "game__") -> Q:
+    """The attempts `rank_order` puts before `mine` (`game`: the path to the Game):
+    a condition, so that a place is a count over the day's rows, not a numbering
+    of all of them."""
+    won = Q(**{f"{game}status": "won"})
+    at, cards, pk = f"{game}count_reached_ms", f"{game}cards_played", f"{game}id"
+    time_ms = mine.time_ms
+    if mine.status == "won" and time_ms is not None:
+        return won & (Q(**{f"{at}__lt": time_ms}) | Q(**{at: time_ms, f"{pk}__lt": mine.game}))
+    if time_ms is None:  # no time sorts last among the same count
+        later = Q(**{f"{at}__isnull": False}) | Q(**{f"{at}__isnull": True, f"{pk}__lt": mine.game})
+    else:
+        later = Q(**{f"{at}__lt": time_ms}) | Q(**{at: time_ms, f"{pk}__lt": mine.game})
+    same = Q(**{cards: mine.cards_played}) & ~won & later
+    return won | Q(**{f"{cards}__gt": mine.cards_played}) | same
+
+
+def daily_judged_mark() -> int:
+    """The newest void or reinstatement: what a finished day's cached figures are keyed on."""
+    acts = ModerationAction.objects.filter(
+        action__in=(ModerationKind.VOID, ModerationKind.REINSTATE)
+    )
+    return int(acts.aggregate(last=Max("pk"))["last"] or 0)
+
+
+def _board_over(day: date, variant: str, top: int, player: Player | None) -> Board:
+    key = f"daily-board:{variant}:{day.isoformat()}:{top}:{daily_judged_mark()}"
+    kept: dict[str, Any] | None = cache.get(key)
+    attempts = _attempts().filter(day=day, variant=variant)
+    if kept is None:
+        ranked = list(attempts.order_by(*rank_order(game="game__")).values_list(*_FIELDS))
+        # Everyone's place, as the players' ids in order: 8 bytes a player.
+        order = array("q", (row[3] for row in ranked)).tobytes()
+        kept = {"top": ranked[:top], "order": order, "count": len(ranked)}
+        cache.set(key, kept, _BOARD_CACHE_S)
+    board = [(rank, _result(row).standing) for rank, row in enumerate(kept["top"], start=1)]
+    mine = None
+    if player is not None:
+        places = array("q")
+        places.frombytes(kept["order"])
+        try:
+            place = places.index(player.pk) + 1
+        except ValueError:
+            place = 0
+        if 0 < place <= len(board):
+            mine = board[place - 1]
+        elif place:
+            own = attempts.filter(player=player).values_list(*_FIELDS).first()
+            mine = (place, _result(own).standing) if own is not None else None
+    return Board(board, mine, kept["count"])
 
 
 def daily_player_results(
@@ -153,9 +195,11 @@ def daily_streaks(*, player: Player, today: date) -> Streaks:
     days = list(rows.values_list("day", "game__status"))
     played = {day for day, _ in days}
     won = {day for day, status in days if status == "won"}
+    # Today's attempt lost ends the won run; one still being played leaves it standing.
+    lost_today = any(day == today and status not in ("won", "playing") for day, status in days)
     return Streaks(
         played=_current_run(played, today),
-        won=_current_run(won, today),
+        won=0 if lost_today else _current_run(won, today),
         best_played=_best_run(played),
         best_won=_best_run(won),
     )

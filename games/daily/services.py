@@ -11,7 +11,13 @@ from django.utils.translation import gettext
 
 from games.common.errors import Refused
 from games.daily.models import DailyAttempt
-from games.daily.rules import DAILY_TIME_LIMIT_S, daily_sealed_until, daily_seed, daily_today
+from games.daily.rules import (
+    DAILY_TIME_LIMIT_S,
+    daily_day_over,
+    daily_sealed_until,
+    daily_seed,
+    daily_today,
+)
 from games.engine import VARIANTS
 from games.models import Game, Player, Race, RaceStatus
 from games.races.services import race_close_if_over, race_start_solo
@@ -77,10 +83,20 @@ def daily_attempts_close_overdue(*, day: date, variant: str, now: datetime | Non
     to close (the socket closes a race on time; a page left for good has none):
     their games end with a `timeout` as they stand, as any race's would.
     Returns how many were closed. Idempotent, and cheap when none are overdue."""
+    over = daily_day_over(day=day, now=now)
+    if over and (day, variant) in _closed_days:
+        return 0  # closed once the day was over: nothing can fall overdue since
     overdue = Race.objects.filter(
-        daily_attempt__day=day,
-        daily_attempt__variant=variant,
+        dailyattempt__day=day,
+        dailyattempt__variant=variant,
         status=RaceStatus.RUNNING,
         ends_at__lte=now or timezone.now(),
     ).values_list("pk", flat=True)
-    return sum(race_close_if_over(race_id=race_id) for race_id in list(overdue))
+    closed = sum(race_close_if_over(race_id=race_id) for race_id in list(overdue))
+    if over:
+        _closed_days.add((day, variant))
+    return closed
+
+
+# Days over whose overdue attempts this process has closed (a day's pages ask on every view).
+_closed_days: set[tuple[date, str]] = set()

@@ -20,6 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.common.http import notice
+from games.daily.records import daily_records
+from games.daily.rules import daily_today
+from games.daily.selectors import daily_streaks
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
@@ -35,6 +38,7 @@ from games.ratings.selectors import (
     rating_history,
 )
 from games.ratings.skill import ESTABLISHED_RACES, START, shown
+from games.store.selectors import game_record_visible
 
 BOARD_PAGE: Final = 50
 RECENT_GAMES: Final = 10
@@ -67,9 +71,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         "page": page,
         "pages": pages,
         "established": ESTABLISHED_RACES,
-        # The daily deal's all-time records (issue #15, the daily part) go here:
-        # a second table beside the ratings, filled by that room's selector.
-        "daily_records": None,
+        # A second table beside the ratings: days that are over only (cached per day).
+        "daily_records": daily_records(variant=variant) or None,
     }
     return render(request, "leaderboard.html", context)
 
@@ -88,6 +91,8 @@ class RecentGame:
     rank: int | None
     racers: int
     delta: int | None  # the rating change, for a rated race that counted
+    # A daily attempt's race has ended, but its deal stays secret until the day is over.
+    replay_open: bool
 
 
 @require_GET
@@ -116,6 +121,8 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         for variant in VARIANTS
         if (rating := ratings.get(variant)) is not None
     ]
+    # Today's attempt counts as soon as it is taken, as on /daily/: taking it is public.
+    streaks = daily_streaks(player=player, today=daily_today())
     context = {
         "profile": player,
         "username": username,
@@ -123,8 +130,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         "established": ESTABLISHED_RACES,
         "stats": player_variant_stats(player=player, races_only=True),
         "recent": _recent_games(player),
-        # Streaks (days in a row played, won) come with the daily deal (issue #15).
-        "streaks": None,
+        "streaks": streaks if streaks.best_played else None,
     }
     return render(request, "profile.html", context)
 
@@ -145,6 +151,7 @@ def _recent_games(player: Player) -> list[RecentGame]:
                 rank=standing.rank if standing is not None else None,
                 racers=game.race.games.count() if game.race is not None else 1,
                 delta=change.delta if change is not None else None,
+                replay_open=game_record_visible(game=game, viewer=None),
             )
         )
     return rows

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -119,6 +120,20 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
             actions=[(_("Continue the game"), url), (_("Home"), "/")],
         )
     assert game.race is not None
+    sealed_until = game.race.secret_until
+    if race_has_ended(race=game.race) and (sealed_until is None or sealed_until < timezone.now()):
+        # Sealed past its end with no day to wait for: a challenge on a deal that
+        # another challenger is still playing (games.store.selectors.race_deal_sealed).
+        return notice(
+            request,
+            status=403,
+            title=_("This deal is still secret"),
+            message=_(
+                "Someone is still racing this challenge on the same deal: its games can be"
+                " replayed once every attempt at it is over."
+            ),
+            actions=[(_("Home"), "/")],
+        )
     if race_has_ended(race=game.race):  # sealed past its end: a daily deal's day
         return notice(
             request,

@@ -143,9 +143,63 @@ def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
     `secret_until` (a daily deal's race: the end of the day for everyone;
     a challenge on it: the same moment)."""
     now = now or timezone.now()
+    if _sealed_by_itself(race, now):
+        return True
+    # A challenge's race shares its deal with every other attempt at the same
+    # recorded game: while one of them still plays a deal never published, this
+    # one's end must not publish it (its replay is reachable by id).
+    return race.ghost_id is not None and _deal_played_unpublished(race, now)
+
+
+def _sealed_by_itself(race: Race, now: datetime) -> bool:
     if not race_has_ended(race=race, now=now):
         return True
     return race.secret_until is not None and now < race.secret_until
+
+
+# A challenge on an attempt at a challenge ... is a chain; links past this are sealed.
+_GHOST_CHAIN_MAX = 16
+
+
+def _deal_played_unpublished(race: Race, now: datetime) -> bool:
+    if _ghost_deal_published(race, now):
+        return False
+    return deal_in_sealed_race(seed=race.seed, variant=race.variant, now=now, besides=race.pk)
+
+
+def deal_in_sealed_race(
+    *, seed: int, variant: str, now: datetime | None = None, besides: int | None = None
+) -> bool:
+    """Does a race (other than `besides`) play this deal, or keep it sealed past its end?"""
+    others = Race.objects.filter(seed=seed, variant=variant)
+    if besides is not None:
+        others = others.exclude(pk=besides)
+    # The two partial indexes on the deal (race_deal_not_finished, race_deal_sealed).
+    if others.exclude(status=RaceStatus.FINISHED).exists():
+        return True
+    when = now or timezone.now()
+    return others.filter(secret_until__isnull=False, secret_until__gt=when).exists()
+
+
+def _ghost_deal_published(race: Race, now: datetime) -> bool:
+    """Did the deal become public other than through an attempt: the recorded game
+    a race of friends or a day's deal whose secret has run out (a practice game's
+    deal is its player's alone)?"""
+    ghost_id = race.ghost_id
+    for _ in range(_GHOST_CHAIN_MAX):
+        if ghost_id is None:
+            return False
+        recorded = Race.objects.filter(games__pk=ghost_id).first()
+        if recorded is None:
+            return False  # a practice game
+        if recorded.open_deal:
+            return True
+        if _sealed_by_itself(recorded, now):
+            return False
+        if recorded.ghost_id is None:
+            return True
+        ghost_id = recorded.ghost_id
+    return False
 
 
 def race_opens_when(*, race: Race) -> str:
@@ -178,7 +232,9 @@ def game_deal_open_to_moderators(*, game: Game) -> bool:
     a browser."""
     if game.race is not None:
         return not race_deal_sealed(race=game.race)
-    return game.is_over
+    # A practice game over, unless a challenge on it is being raced: its challengers'
+    # deal (a moderator may be one of them).
+    return game.is_over and not deal_in_sealed_race(seed=game.seed, variant=game.variant)
 
 
 def game_record(*, game: Game, viewer: Player | None, as_moderator: bool = False) -> str:

@@ -15,9 +15,9 @@ from games.challenges.services import (
     challenge_create,
 )
 from games.models import Game, Player, Race
-from games.races.selectors import race_results, race_snapshot
+from games.races.selectors import race_info, race_results, race_snapshot
 from games.replays.selectors import game_replay
-from games.store.selectors import race_deal_sealed
+from games.store.selectors import race_deal_sealed, race_has_ended
 from games.store.services import game_create, game_resign
 from tests.daily.helpers import attempt, deal_won_game, play, play_some, resign, unseal
 from tests.pages.conftest import race_resign
@@ -154,3 +154,37 @@ def test_the_challenge_pages_over_http(recorded: Game, alice: Player):
     assert visitor.post(f"/c/{code}/take", {})["Location"] == taken["Location"]
     assert Client().get("/c/none-such/").status_code == 404
     assert Client().post(f"/games/{recorded.pk}/challenge").status_code == 404
+
+
+def test_it_keeps_a_secret_challenge_deal_from_a_challenger_still_playing(
+    alice: Player, bob: Player, charlie: Player
+):
+    """bob's attempt is over, charlie's is not: bob's replay (reachable by id) would
+    show charlie the deal he is racing on. It opens once nobody plays that deal."""
+    practice = game_create(player=alice, variant="sultan", seed=98765)
+    game_resign(game_id=practice.pk, player=alice, client_move_id="r", expected_seq=0)
+    practice.refresh_from_db()
+    challenge = challenge_create(player=alice, game=practice)
+    bobs = challenge_attempt_start(challenge=challenge, player=bob).attempt
+    charlies = challenge_attempt_start(challenge=challenge, player=charlie).attempt
+    resign(play_some(bobs.game, 3))
+    bobs.race.refresh_from_db()
+    assert race_has_ended(race=bobs.race)
+    urls = [
+        f"/api/games/{bobs.game.pk}/replay",
+        f"/games/{bobs.game.pk}/replay/",
+        f"/games/{bobs.game.pk}/record.txt",
+        f"/api/games/{bobs.game.pk}/analysis",
+        f"/r/{bobs.race.code}/",
+    ]
+    for client in (client_for(charlie), Client()):
+        for url in urls:
+            body = client.get(url).content.decode()
+            assert not re.search(r"(?<!\w)98765(?!\w)", body), url
+            assert not CARD_IN_TEXT.findall(body), url
+    assert "seed" not in race_info(race=bobs.race)
+    assert race_deal_sealed(race=bobs.race)
+    resign(charlies.game)
+    bobs.race.refresh_from_db()
+    assert not race_deal_sealed(race=bobs.race)
+    assert client_for(charlie).get(f"/api/games/{bobs.game.pk}/replay").status_code == 200

@@ -63,3 +63,27 @@ def test_the_days_board_pages_the_top_and_finds_a_viewer_below_it():
         assert whole[rank - 1].player == player.pk
     nobody = daily_board(day=daily_today(), variant="sultan-8", top=3, player=players[0])
     assert (nobody.top, nobody.mine, nobody.count) == ([], None, 0)
+
+
+def test_it_counts_a_place_as_the_full_ranking_numbers_it(alice: Player):
+    from games.daily.selectors import _ahead_of
+
+    rng = random.Random(16)
+    now = timezone.now()
+    for _ in range(200):
+        status = rng.choice(["won", "lost", "resigned", "playing"])
+        cards = 95 if status == "won" else rng.choice([0, 3, 3, 40, 94])
+        reached = None if cards == 0 else rng.choice([1_000, 1_000, 5_000, 60_000])
+        Game.objects.create(
+            player=alice,
+            variant="sultan",
+            seed=1,
+            status=status,
+            cards_played=cards,
+            count_reached_ms=reached,
+            finished_at=None if status == "playing" else now,
+        )
+    ranked = list(Game.objects.order_by(*rank_order()))
+    for place, g in enumerate(ranked, start=1):
+        mine = Standing(alice.pk, "alice", g.pk, g.status, g.cards_played, g.count_reached_ms, 0)
+        assert Game.objects.filter(_ahead_of(mine, game="")).count() + 1 == place, g

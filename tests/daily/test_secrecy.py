@@ -120,3 +120,58 @@ def test_a_past_day_shows_its_deal_replays_and_verdict(alice: Player, bob: Playe
     # The day's deal is yesterday's rule; the attempt's race kept it sealed until the day was over.
     assert f"/games/{taken.game.pk}/replay/" in body
     assert "data-verdict=" in body
+
+
+def test_the_admins_daily_and_challenge_pages_never_show_a_sealed_deal(
+    finished, alice: Player, bob: Player, moderator: User
+):
+    from games.challenges.services import challenge_attempt_start, challenge_create
+
+    challenge = challenge_create(player=alice, game=finished.game)
+    taken = challenge_attempt_start(challenge=challenge, player=bob).attempt
+    client = Client()
+    client.force_login(moderator)
+    seed = str(finished.race.seed)
+    urls = [
+        reverse("admin:games_dailyattempt_changelist"),
+        reverse("admin:games_dailyattempt_change", args=[finished.pk]),
+        reverse("admin:games_challenge_changelist"),
+        reverse("admin:games_challenge_change", args=[challenge.pk]),
+        reverse("admin:games_challengeattempt_changelist"),
+        reverse("admin:games_challengeattempt_change", args=[taken.pk]),
+    ]
+    for url in urls:
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert seed not in page.content.decode(), url
+    assert "secret while it may still be played unseen" in client.get(urls[1]).content.decode()
+    # Nobody edits history, and a visitor without the permission sees nothing.
+    change = client.get(urls[1]).content.decode()
+    assert 'name="_save"' not in change
+    assert Client().get(urls[0]).status_code == 302
+    unseal(finished.race)
+    assert seed in client.get(urls[1]).content.decode()
+
+
+def test_the_admin_keeps_a_practice_games_deal_while_a_challenge_on_it_is_raced(
+    alice: Player, bob: Player, moderator: User
+):
+    from games.challenges.services import challenge_attempt_start, challenge_create
+    from games.store.services import game_create, game_resign
+
+    practice = game_create(player=alice, variant="sultan", seed=4242421)
+    game_resign(game_id=practice.pk, player=alice, client_move_id="r", expected_seq=0)
+    practice.refresh_from_db()
+    challenge = challenge_create(player=alice, game=practice)
+    taken = challenge_attempt_start(challenge=challenge, player=bob).attempt
+    client = Client()
+    client.force_login(moderator)
+    for url in (
+        reverse("admin:games_game_change", args=[practice.pk]),
+        reverse("admin:games_challenge_change", args=[challenge.pk]),
+        reverse("admin:games_challengeattempt_change", args=[taken.pk]),
+    ):
+        assert "4242421" not in client.get(url).content.decode(), url
+    resign(taken.game)
+    page = client.get(reverse("admin:games_challenge_change", args=[challenge.pk]))
+    assert "4242421" in page.content.decode()

@@ -31,6 +31,18 @@ MEMORY_ENV: Final = "SULTAN_SOLVER_MEMORY_MB"
 # A second of search fills about 100 MB; a minute, a few GB without the cap.
 DEFAULT_MEMORY_MB: Final = 512
 _NO_CAP: Final = 1 << 62
+# The start's fields the core takes, under the same names as `Position`'s.
+_START_FIELDS: Final = (
+    "cards",
+    "drawn",
+    "waste",
+    "reserve",
+    "foundations",
+    "redeals_left",
+    "slots",
+    "auto_refill",
+    "shuffled_redeal",
+)
 
 
 class CoreMissing(RuntimeError):
@@ -73,15 +85,7 @@ class CompiledSearch:
         self.line: list[int] = []
         self.stats: dict[str, int | bool] = {}
         self._search = core.Search(
-            cards=start.cards,
-            drawn=start.drawn,
-            waste=start.waste,
-            reserve=start.reserve,
-            foundations=start.foundations,
-            redeals_left=start.redeals_left,
-            slots=start.slots,
-            auto_refill=start.auto_refill,
-            shuffled_redeal=start.shuffled_redeal,
+            **{name: getattr(start, name) for name in _START_FIELDS},
             redeal_order=partial(redeal_order, start.seed),
             max_nodes=_NO_CAP if max_nodes is None else max_nodes,
             max_seconds=max_seconds,

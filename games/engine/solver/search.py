@@ -175,11 +175,8 @@ class Search:
             and self.clock() > self.deadline
         ):
             raise OutOfBudget
-        masks = self.masks.get(foundations)
-        if masks is None:
-            masks = self.masks[foundations] = takers(foundations)
         cuts = self.cuts
-        if self._children(p, drawn, waste, reserve, foundations, redeals_left, masks):
+        if self._children(p, key, redeals_left):
             return True
         if self.cuts == cuts:
             self.lost.add(key)
@@ -187,17 +184,12 @@ class Search:
             self.tried.add(key)
         return False
 
-    def _children(
-        self,
-        p: Pass,
-        drawn: int,
-        waste: int,
-        reserve: tuple[Card, ...],
-        foundations: int,
-        redeals_left: int,
-        masks: tuple[int, int],
-    ) -> bool:
-        """Try every move worth trying, best first; True once one of them wins."""
+    def _children(self, p: Pass, key: Key, redeals_left: int) -> bool:
+        """Try every move worth trying from the position `key`, best first; True once one wins."""
+        _, drawn, waste, reserve, foundations = key
+        masks = self.masks.get(foundations)
+        if masks is None:
+            masks = self.masks[foundations] = takers(foundations)
         takes, lower_takes = masks
         cards = p.cards
         line = self.line
@@ -280,7 +272,7 @@ class Search:
                 down = tuple(sorted((*reserve, top)))
                 won = node(p, drawn, waste ^ (1 << top_bit), down, foundations, redeals_left)
             else:
-                won = self._redeal(p, drawn, waste, reserve, foundations, redeals_left)
+                won = self._redeal(p, key, redeals_left)
             if won:
                 return True
             line.pop()
@@ -328,15 +320,9 @@ class Search:
             return False
         return True
 
-    def _redeal(
-        self,
-        p: Pass,
-        drawn: int,
-        waste: int,
-        reserve: tuple[Card, ...],
-        foundations: int,
-        redeals_left: int,
-    ) -> bool:
+    def _redeal(self, p: Pass, key: Key, redeals_left: int) -> bool:
+        """The redeal from the position `key`, whose stock is empty."""
+        _, drawn, waste, reserve, foundations = key
         cap = self.caps.get(redeals_left - 1)
         if cap is not None and not self._worth_a_try(foundations, redeals_left):
             return False

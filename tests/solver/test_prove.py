@@ -1,0 +1,36 @@
+"""The last-pass relaxation of prove.py never refutes a last pass that can be won.
+
+A false refutation would be a false proof of loss. The solver's winning
+lines are checked facts (the engine replays them), so the last pass each of
+them starts must not be called hopeless, for any group of suits.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import apply, new_game
+from games.engine.solver.model import Position
+from games.engine.solver.prove import last_pass_hopeless, prove_lost
+from games.engine.solver.solve import solve
+
+
+@pytest.mark.parametrize("variant", ["pysolfc", "pysolfc-8"])
+@pytest.mark.parametrize("seed", [1, 3, 5, 8])
+def test_a_won_lines_last_pass_is_never_called_hopeless(variant: str, seed: int) -> None:
+    state = new_game(seed, variant)
+    solution = solve(state, max_nodes=300_000)
+    if solution.status != "won":
+        pytest.skip("no win found within the budget: nothing to check")
+    for move in solution.moves:
+        state = apply(state, move)
+        if move == "redeal" and state.redeals_left == 0:
+            last = Position(state)
+            assert not last_pass_hopeless(last.cards, last.reserve, last.foundations, last.slots)
+            return
+    pytest.skip("the line wins before a last pass")
+
+
+def test_a_proof_of_loss_is_only_tried_in_pysolfc_variants() -> None:
+    with pytest.raises(ValueError, match="pysolfc"):
+        prove_lost(new_game(1, "sultan"))

@@ -26,12 +26,13 @@ class RaceStanding(models.Model):
 
     class Meta:
         constraints: ClassVar = [
-            models.UniqueConstraint(fields=["race", "rank"], name="race_standing_rank_once"),
+            # A row's own bounds, then its rank's uniqueness within the race.
             models.CheckConstraint(condition=Q(rank__gte=1), name="race_standing_rank_positive"),
             models.CheckConstraint(
                 condition=Q(place__gte=1, place__lte=models.F("rank")),
                 name="race_standing_place_at_most_rank",
             ),
+            models.UniqueConstraint(fields=["race", "rank"], name="race_standing_rank_once"),
         ]
 
     def __str__(self) -> str:

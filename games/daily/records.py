@@ -114,6 +114,16 @@ def daily_records(*, variant: str, now: datetime | None = None) -> DailyRecords:
     )
 
 
+def daily_records_refold(*, game_id: int) -> None:
+    """After a void or a reinstatement of a daily attempt's game (its commit): fold its
+    variant's history again now, in the moderator's request, so that no player's
+    view of the leaderboard pays for a year's fold (docs/performance.md)."""
+    attempts = DailyAttempt.objects.filter(game_id=game_id)
+    variant = attempts.values_list("variant", flat=True).first()
+    if variant is not None:
+        daily_records(variant=variant)
+
+
 def _holders(ids: set[int]) -> dict[int, Holder]:
     found = Player.objects.filter(pk__in=ids).values_list("pk", "nickname", "user__username")
     return {pk: Holder(pk, nickname, username) for pk, nickname, username in found}

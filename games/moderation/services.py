@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.daily.records import daily_records_refold
 from games.models import GAME_SWITCHES, Game, ModerationAction, ModerationKind, Player
 from games.ratings.services import ratings_game_judged
 from games.store.selectors import Mismatch, game_projection_mismatches
@@ -62,6 +63,9 @@ def _switch_game(
         # A void or a flag holds the game out of ratings, a reinstatement or a
         # cleared flag lets it back in: its race and every later one are rated again.
         transaction.on_commit(lambda: ratings_game_judged(game_id=game.pk))
+        if action in (ModerationKind.VOID, ModerationKind.REINSTATE):
+            # A daily attempt's records are keyed on the newest of these acts.
+            transaction.on_commit(lambda: daily_records_refold(game_id=game.pk), robust=True)
     return recorded
 
 

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from games.daily.models import DailyAttempt
 from games.daily.records import daily_records
 from games.daily.rules import daily_last_day_over, daily_today
+from games.daily.selectors import daily_judged_mark
 from games.models import Game, Player
 from games.moderation.services import game_reinstate, game_void
 from tests.daily.helpers import attempt, deal_won_game, play, play_some, resign
@@ -97,6 +98,20 @@ def test_a_void_takes_a_record_away_and_a_reinstatement_gives_it_back(
     assert [r.holder.nickname for r in daily_records(variant="sultan").fastest] == ["bob"]
     game_reinstate(game=quick.game, moderator=moderator, reason="cleared")
     assert daily_records(variant="sultan").fastest[0].holder.nickname == "alice"
+
+
+def test_a_void_folds_the_records_again_before_anyone_views_them(
+    alice: Player, moderator: User, django_capture_on_commit_callbacks
+):
+    over = daily_last_day_over()
+    quick = _won(alice, over, 100_000)
+    daily_records(variant="sultan")
+    with django_capture_on_commit_callbacks(execute=True):
+        game_void(game=quick.game, moderator=moderator, reason="a bot")
+    # Kept under the void's mark already: the next view reads it, folds nothing.
+    kept = cache.get(f"daily-records:sultan:{over.isoformat()}:{daily_judged_mark()}")
+    assert kept is not None
+    assert kept["fastest"] == []
 
 
 def test_the_leaderboard_shows_the_records_and_never_today(alice: Player, bob: Player):

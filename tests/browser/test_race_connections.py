@@ -138,7 +138,7 @@ def test_a_page_that_missed_a_broadcast_notices_the_gap_and_catches_up(live, new
     # alice's first move, seq 1 of her game: nobody else has moved.
     bob.evaluate("window.__drop = {type: 'progress', seq: 1}")
     board(alice).locator(".sb-spot[data-source=a]").click()
-    bob.wait_for_function("window.__dropped !== undefined", timeout=WAIT)
+    bob.wait_for_function("() => window.__dropped !== undefined", timeout=WAIT)
     missed = bob.evaluate("window.__dropped")
     assert missed["racers"][0]["progress"]["cards_played"] == 1
     expect(panel(bob, "alice").locator(".sb-mini-meta")).to_contain_text("0/95")
@@ -159,7 +159,7 @@ def test_a_broadcast_overtaken_by_the_next_is_applied_in_order_without_a_snapsho
     # alice's move reaches bob only after bob's own move's broadcast: a gap, then its fill.
     bob.evaluate("window.__delay = {type: 'progress', seq: 1}")
     board(alice).locator(".sb-spot[data-source=a]").click()
-    bob.wait_for_function("window.__delayed != null", timeout=WAIT)
+    bob.wait_for_function("() => window.__delayed != null", timeout=WAIT)
     board(bob).locator("[data-action=stock]").click()
     expect(panel(bob, "alice").locator(".sb-mini-meta")).to_contain_text("1/95", timeout=WAIT)
     expect(stock_count(bob)).to_have_text("88")

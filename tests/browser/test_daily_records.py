@@ -87,10 +87,13 @@ def test_a_profile_shows_streaks_and_the_leaderboard_a_record_once_its_day_is_ov
     expect(alice.locator("h1")).to_be_visible()
 
     phone = new_page(*PHONE)
-    phone.goto(f"/leaderboard/?variant={VARIANT}")
-    expect(phone.locator("#daily-records")).to_be_visible()
-    assert phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
-    shot(phone, "leaderboard-records-phone")
+    _fits(
+        shot,
+        phone,
+        f"/leaderboard/?variant={VARIANT}",
+        "#daily-records",
+        "leaderboard-records-phone",
+    )
     phone.goto(f"/@/{name}/")
     shot(phone, "profile-streaks-phone")
 
@@ -99,10 +102,15 @@ def test_a_profile_shows_streaks_and_the_leaderboard_a_record_once_its_day_is_ov
     expect(russian.locator("#daily-records h2")).to_contain_text("рекорды раскладов дня")
     shot(russian, "leaderboard-records-ru")
     russian_phone = _russian(new_page, *PHONE)
-    russian_phone.goto(f"/@/{name}/")
-    expect(russian_phone.locator(".streaks h2")).to_be_visible()
-    assert russian_phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
-    shot(russian_phone, "profile-streaks-ru-phone")
+    _fits(shot, russian_phone, f"/@/{name}/", ".streaks h2", "profile-streaks-ru-phone")
     russian_phone.goto(f"/leaderboard/?variant={VARIANT}")
     shot(russian_phone, "leaderboard-records-ru-phone")
     no_js_errors(alice, phone, russian, russian_phone)
+
+
+def _fits(shot: Any, page: Any, path: str, shown: str, name: str) -> None:
+    """The page shows `shown` without scrolling sideways; a screenshot to look at."""
+    page.goto(path)
+    expect(page.locator(shown)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    shot(page, name)

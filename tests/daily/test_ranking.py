@@ -14,15 +14,16 @@ from games.races.selectors import Standing, rank_order, standings_ranked
 pytestmark = pytest.mark.django_db
 
 
-def test_the_database_ranks_games_as_the_races_rule_does(alice: Player):
-    rng = random.Random(15)
+def _random_games(player: Player, *, seed: int, count: int, statuses: list[str]) -> None:
+    """Games of one deal with ties aplenty: few card counts, few times."""
+    rng = random.Random(seed)
     now = timezone.now()
-    for _ in range(300):
-        status = rng.choice(["won", "lost", "resigned", "timeout", "playing"])
+    for _ in range(count):
+        status = rng.choice(statuses)
         cards = 95 if status == "won" else rng.choice([0, 3, 3, 40, 94])
         reached = None if cards == 0 else rng.choice([1_000, 1_000, 5_000, 60_000])
         Game.objects.create(
-            player=alice,
+            player=player,
             variant="sultan",
             seed=1,
             status=status,
@@ -30,6 +31,12 @@ def test_the_database_ranks_games_as_the_races_rule_does(alice: Player):
             count_reached_ms=reached,
             finished_at=None if status == "playing" else now,
         )
+
+
+def test_the_database_ranks_games_as_the_races_rule_does(alice: Player):
+    _random_games(
+        alice, seed=15, count=300, statuses=["won", "lost", "resigned", "timeout", "playing"]
+    )
     games = list(Game.objects.all())
     standings = [
         Standing(g.player_id, "alice", g.pk, g.status, g.cards_played, g.count_reached_ms, 0)
@@ -68,21 +75,7 @@ def test_the_days_board_pages_the_top_and_finds_a_viewer_below_it():
 def test_it_counts_a_place_as_the_full_ranking_numbers_it(alice: Player):
     from games.daily.selectors import _ahead_of
 
-    rng = random.Random(16)
-    now = timezone.now()
-    for _ in range(200):
-        status = rng.choice(["won", "lost", "resigned", "playing"])
-        cards = 95 if status == "won" else rng.choice([0, 3, 3, 40, 94])
-        reached = None if cards == 0 else rng.choice([1_000, 1_000, 5_000, 60_000])
-        Game.objects.create(
-            player=alice,
-            variant="sultan",
-            seed=1,
-            status=status,
-            cards_played=cards,
-            count_reached_ms=reached,
-            finished_at=None if status == "playing" else now,
-        )
+    _random_games(alice, seed=16, count=200, statuses=["won", "lost", "resigned", "playing"])
     ranked = list(Game.objects.order_by(*rank_order()))
     for place, g in enumerate(ranked, start=1):
         mine = Standing(alice.pk, "alice", g.pk, g.status, g.cards_played, g.count_reached_ms, 0)

@@ -59,7 +59,9 @@ def test_a_database_outage_refuses_moves_clearly_and_the_race_resumes():
 
 def test_abusive_clients_neither_write_nor_take_the_server_down():
     output = _run(
-        "abuse.py", *("--races", "1", "--flooders", "2", "--phase-s", "5", "--timeout-s", "100")
+        "abuse.py",
+        *("--races", "1", "--flooders", "2", "--phase-s", "5", "--timeout-s", "100"),
+        "--no-latency-bound",
     )
     assert "processes alive True, /healthz 200" in output
 

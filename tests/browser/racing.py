@@ -98,3 +98,7 @@ def resign(page: Any) -> None:
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name="Resign").click()
     expect(dialog).to_be_hidden()
+    # The server's acknowledgement, not the closed dialog, says the game is over:
+    # the board says so, or (when that ended the race) the results replace it.
+    over = board(page).locator(".sb-status", has_text="Resigned")
+    expect(over.or_(page.locator("#results-table")).first).to_be_visible(timeout=WAIT)

@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 
 from games.engine import apply, new_game
+from games.engine.solver.compiled import Exhausted, count_last_redeals, exhaust
+from games.engine.solver.greedy import play_greedy
 from games.engine.solver.model import Position
 from games.engine.solver.prove import last_pass_hopeless, prove_lost
+from games.engine.solver.search import Search
 from games.engine.solver.solve import solve
 
 
@@ -34,3 +37,27 @@ def test_a_won_lines_last_pass_is_never_called_hopeless(variant: str, seed: int)
 def test_a_proof_of_loss_is_only_tried_in_pysolfc_variants() -> None:
     with pytest.raises(ValueError, match="pysolfc"):
         prove_lost(new_game(1, "sultan"))
+
+
+def test_the_core_counts_every_last_pass_start_of_the_deal_proved_lost() -> None:
+    # pysolfc 387, proved lost by bench/prove_lost.py (docs/solvability.md):
+    # its proof refutes 28 starts, met in 2,628 positions by the reference.
+    count = count_last_redeals(Position(new_game(387, "pysolfc")), None)
+    assert (count.complete, count.starts, count.positions) == (True, 28, 2628)
+
+
+def _last_pass(seed: int, variant: str) -> Position:
+    state = new_game(seed, variant)
+    for move in play_greedy(state)[1]:
+        state = apply(state, move)
+        if move == "redeal" and state.redeals_left == 0:
+            return Position(state)
+    raise AssertionError("the greedy game never reached its last pass")
+
+
+def test_an_exact_search_finds_the_win_the_reference_finds_in_as_many_positions() -> None:
+    last = _last_pass(1, "pysolfc-8")  # the greedy player lost a pass that could be won
+    reference = Search(last, 100_000, None)
+    assert reference.round(-1, -1, 0, -1, 0.0) == "won"
+    assert exhaust(last, 100_000) == Exhausted("won", reference.nodes)
+    assert exhaust(last, 1_000).outcome == "out"

@@ -139,3 +139,21 @@ def count_last_redeals(
         )
     finally:
         search._search.release()
+
+
+@dataclass(frozen=True, slots=True)
+class Exhausted:
+    """An exact search's answer: every line tried, no cap, no shortcut but the safe moves."""
+
+    outcome: str  # "won", "lost", or "out" (the node budget ran out first)
+    nodes: int
+
+
+def exhaust(start: Position, max_nodes: int | None, memory: int | None = None) -> Exhausted:
+    """Search `start` exactly on the core: "lost" is a proof, as far as the safe moves are sound."""
+    search = CompiledSearch(start, max_nodes, None, memory)
+    try:
+        outcome = search._search.round(-1, -1, 0, -1, 0.0)
+        return Exhausted(outcome, search._search.nodes)
+    finally:
+        search._search.release()

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
-from games.engine.solver.compiled import CompiledSearch, engine_for
+from games.engine.solver.compiled import engine_for, exhaust
 from games.engine.solver.model import SUIT_OF, Card, Pass, Position
 from games.engine.solver.search import Key, OutOfBudget, Search
 from games.engine.state import GameState
@@ -196,16 +196,27 @@ class Proof:
     lost: bool  # proved lost: every last pass refuted, nothing cut short
     nodes: int  # positions searched in the passes before the last
     last_passes: int  # distinct last-pass starts met
-    refuted: int  # of them, refuted by the relaxation (all, when `lost`)
+    refuted: int  # of them, refuted (all, when `lost`)
+    searched: int  # of those, by an exact search of the pass, not the relaxation
 
 
 class _Prover(Search):
     """The reference search, uncapped, with each last pass refuted instead of searched."""
 
-    def __init__(self, start: Position, max_nodes: int | None, last_pass_nodes: int) -> None:
+    def __init__(
+        self,
+        start: Position,
+        max_nodes: int | None,
+        last_pass_nodes: int,
+        memory: int | None,
+        relax: bool,
+    ) -> None:
         super().__init__(start, max_nodes, None)
         self.last_pass_nodes = last_pass_nodes
+        self.memory = memory
+        self.relax = relax
         self.refuted: dict[tuple[tuple[Card, ...], tuple[Card, ...], int], bool] = {}
+        self.searched = 0
 
     def _redeal(self, p: Pass, key: Key, redeals_left: int) -> bool:
         if redeals_left != 1:
@@ -215,7 +226,10 @@ class _Prover(Search):
         start = (order, reserve, foundations)
         refuted = self.refuted.get(start)
         if refuted is None:
-            refuted = last_pass_hopeless(*start, self.slots) or self._searched_lost(*start)
+            refuted = self.relax and last_pass_hopeless(*start, self.slots)
+            if not refuted and self._searched_lost(*start):
+                refuted = True
+                self.searched += 1
             self.refuted[start] = refuted
         if not refuted:
             self.cuts += 1  # not searched, so nothing is proved above it
@@ -232,28 +246,33 @@ class _Prover(Search):
         last.auto_refill = last.shuffled_redeal = False
         last.cards, last.drawn, last.waste = cards, 0, 0
         last.reserve, last.foundations, last.redeals_left = reserve, foundations, 0
-        search: Search | CompiledSearch
         if engine_for(None) == "c":
-            search = CompiledSearch(last, self.last_pass_nodes, None)
-            try:
-                return bool(search._search.round(-1, -1, 0, -1, 0.0) == "lost")
-            finally:
-                search._search.release()
-        search = Search(last, self.last_pass_nodes, None)
-        return search.round(-1, -1, 0, -1, 0.0) == "lost"
+            return exhaust(last, self.last_pass_nodes, self.memory).outcome == "lost"
+        return Search(last, self.last_pass_nodes, None).round(-1, -1, 0, -1, 0.0) == "lost"
 
 
 def prove_lost(
-    state: GameState, max_nodes: int | None = 1_000_000, last_pass_nodes: int = 0
+    state: GameState,
+    max_nodes: int | None = 1_000_000,
+    last_pass_nodes: int = 0,
+    memory: int | None = None,
+    relax: bool = True,
 ) -> Proof:
-    """Try to prove a `pysolfc` position lost with its last passes refuted (see the module)."""
+    """Try to prove a `pysolfc` position lost with its last passes refuted (see the module).
+
+    A start the relaxation leaves is searched exactly on the compiled core,
+    within `last_pass_nodes` and `memory` bytes of table (compiled.memory_bytes()
+    by default); a table at its cap drops entries, which costs search, not
+    soundness. Without `relax`, every start is searched exactly: slower, and
+    independent of the relaxation (bench/prove_lost.py checks proofs so).
+    """
     if VARIANT_RULES[state.variant].auto_refill:
         raise ValueError("the last-pass relaxation holds in `pysolfc` variants only")
     start = Position(state)
-    prover = _Prover(start, max_nodes, last_pass_nodes)
+    prover = _Prover(start, max_nodes, last_pass_nodes, memory, relax)
     try:
         outcome = prover.round(-1, -1, 0, -1, 0.0)
     except OutOfBudget:
         outcome = "out"
     refuted = sum(prover.refuted.values())
-    return Proof(outcome == "lost", prover.nodes, len(prover.refuted), refuted)
+    return Proof(outcome == "lost", prover.nodes, len(prover.refuted), refuted, prover.searched)

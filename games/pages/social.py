@@ -10,9 +10,11 @@ player), and only once their race has ended.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Final
 
 from django.contrib.auth import get_user_model
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
@@ -93,6 +95,10 @@ class RecentGame:
     delta: int | None  # the rating change, for a rated race that counted
     # A daily attempt's race has ended, but its deal stays secret until the day is over.
     replay_open: bool
+    # A race of one is an attempt at something else, named instead of a place in
+    # it (a challenge's recorded game is ranked by its page, not the standing).
+    daily_day: date | None = None
+    challenge_code: str | None = None
 
 
 @require_GET
@@ -138,20 +144,28 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
 def _recent_games(player: Player) -> list[RecentGame]:
     games = (
         Game.objects.filter(player=player, race__status=RaceStatus.FINISHED)
-        .select_related("race", "standing", "rating_change")
+        .select_related(
+            "race", "standing", "rating_change", "dailyattempt", "challengeattempt__challenge"
+        )
+        .annotate(racers=Count("race__games"))
         .order_by("-race__finished_at", "-pk")[:RECENT_GAMES]
     )
     rows = []
     for game in games:
         standing = getattr(game, "standing", None)
         change = getattr(game, "rating_change", None)
+        daily = getattr(game, "dailyattempt", None)
+        challenge = getattr(game, "challengeattempt", None)
+        one = daily is not None or challenge is not None
         rows.append(
             RecentGame(
                 game=game,
-                rank=standing.rank if standing is not None else None,
-                racers=game.race.games.count() if game.race is not None else 1,
+                rank=standing.rank if standing is not None and not one else None,
+                racers=game.racers,
                 delta=change.delta if change is not None else None,
                 replay_open=game_record_visible(game=game, viewer=None),
+                daily_day=daily.day if daily is not None else None,
+                challenge_code=challenge.challenge.code if challenge is not None else None,
             )
         )
     return rows

@@ -188,3 +188,16 @@ def test_it_keeps_a_secret_challenge_deal_from_a_challenger_still_playing(
     bobs.race.refresh_from_db()
     assert not race_deal_sealed(race=bobs.race)
     assert client_for(charlie).get(f"/api/games/{bobs.game.pk}/replay").status_code == 200
+
+
+def test_a_profile_names_a_challenge_attempt_rather_than_a_place_in_a_race_of_one(
+    recorded: Game, alice: Player, bob: Player
+):
+    challenge = challenge_create(player=alice, game=recorded)
+    taken = challenge_attempt_start(challenge=challenge, player=bob).attempt
+    resign(taken.game)
+    assert bob.user is not None
+    page = client_for(alice).get(f"/@/{bob.user.username}/").content.decode()
+    assert f'href="/c/{challenge.code}/"' in page
+    assert "a challenge" in page
+    assert "1 of 1" not in page  # the recorded game is ranked on the challenge's page

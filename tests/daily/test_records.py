@@ -167,3 +167,15 @@ def test_a_past_days_page_closes_an_attempt_left_running_and_ranks_it(alice: Pla
     left.game.refresh_from_db()
     assert left.game.status == "timeout"
     assert "alice" in page
+
+
+def test_a_profile_names_a_daily_attempt_rather_than_a_place_in_a_race_of_one(
+    alice: Player, bob: Player
+):
+    over = _lost(alice, daily_last_day_over())
+    assert alice.user is not None
+    page = client_for(bob).get(f"/@/{alice.user.username}/").content.decode()
+    assert f'href="/daily/{over.day.isoformat()}/?variant=sultan"' in page
+    assert "daily deal of" in page
+    assert "1 of 1" not in page
+    assert f"/r/{over.race.code}/" not in page

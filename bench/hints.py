@@ -11,6 +11,11 @@ keeps a win) or `lost` (no win is left) within the time; `unknown` is a hint
 refused. Prints, per variant and source, the positions tried, won, lost,
 unknown and the share answered, and the median and slowest time. Seconds
 are CPU seconds: the machine is shared.
+
+`--portfolio S` measures a portfolio on two cores: every position the solver
+left unknown is searched again, exactly (uncapped, the only search that can
+prove a loss), for S CPU seconds, as a second worker beside the first would;
+the `+port` column counts the positions that second search decided.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from pathlib import Path
 from games.engine import PLAYING, VARIANTS, GameState, apply, legal_moves, new_game
 from games.engine.notation import UNDO
 from games.engine.solver.batch import percentile
-from games.engine.solver.compiled import Engine
+from games.engine.solver.compiled import Engine, exhaust
 from games.engine.solver.greedy import greedy_move
+from games.engine.solver.model import Position
 from games.engine.solver.solve import solve
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "engine" / "data"
@@ -80,6 +86,13 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=1.0)
     parser.add_argument("--engine", choices=("c", "python"), default="c")
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument(
+        "--portfolio",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="search each unknown position exactly for S more CPU seconds (a second worker)",
+    )
     args = parser.parse_args()
     engine: Engine = "c" if args.engine == "c" else "python"
     print(
@@ -90,12 +103,14 @@ def main() -> None:
     print(
         f"{'variant':<10} {'source':<9} {'positions':>9} {'won':>5} {'lost':>5} {'unk':>5} "
         f"{'answered':>9} {'median s':>9} {'max s':>7}"
+        + (f" {'+port':>6} {'with port':>9}" if args.portfolio else "")
     )
     for variant in args.variants.split(","):
-        total = answered = 0
+        total = answered = answered_port = 0
         for source, states in sources(variant, args.games, args.every).items():
             count = {"won": 0, "lost": 0, "unknown": 0}
             times: list[float] = []
+            second = 0
             for state in states:
                 started = time.thread_time()
                 solution = solve(
@@ -107,6 +122,9 @@ def main() -> None:
                 )
                 times.append(time.thread_time() - started)
                 count[solution.status] += 1
+                if args.portfolio and solution.status == "unknown":
+                    exact = exhaust(Position(state), None, None, args.portfolio, cpu_clock=True)
+                    second += exact.outcome != "out"
             times.sort()
             decided = count["won"] + count["lost"]
             total += len(states)
@@ -115,10 +133,19 @@ def main() -> None:
                 f"{variant:<10} {source:<9} {len(states):>9} {count['won']:>5} "
                 f"{count['lost']:>5} {count['unknown']:>5} "
                 f"{100 * decided / max(len(states), 1):>8.1f}% "
-                f"{percentile(times, 0.5):>9.3f} {times[-1] if times else 0:>7.3f}",
+                f"{percentile(times, 0.5):>9.3f} {times[-1] if times else 0:>7.3f}"
+                + (
+                    f" {second:>6} {100 * (decided + second) / max(len(states), 1):>8.1f}%"
+                    if args.portfolio
+                    else ""
+                ),
                 flush=True,
             )
-        print(f"{variant:<10} {'all':<9} {total:>9} answered {100 * answered / total:.1f}%")
+            answered_port += decided + second
+        print(
+            f"{variant:<10} {'all':<9} {total:>9} answered {100 * answered / total:.1f}%"
+            + (f", with the portfolio {100 * answered_port / total:.1f}%" if args.portfolio else "")
+        )
 
 
 if __name__ == "__main__":

@@ -204,6 +204,16 @@ static inline uint64_t key_hash(const uint64_t *k) {
 
 /* ---------------------------------------------------------------- the search */
 
+/* A pass's start met in counting mode: the pass, the reserve and foundations
+ * it starts with, and where the line to it lies in `kept_steps`. */
+typedef struct {
+    uint32_t pass_id;
+    uint32_t foundations;
+    Reserve reserve;
+    size_t steps_at;
+    Py_ssize_t steps_len;
+} Kept;
+
 typedef struct {
     PyObject_HEAD
     /* the start */
@@ -244,9 +254,16 @@ typedef struct {
     /* redeal orders met, by redeal (1, 2) and length */
     uint8_t *orders[3][MAX_CARDS];
     int failed; /* a Python error is set */
-    /* counting mode: a last pass is counted, not searched */
-    int count_last;
+    /* counting mode: the pass after redeal `count_at` (1 or 2; 0: off) is
+     * counted, not searched; with `keep_starts`, up to that many of them are
+     * kept with the line to them (`starts()`), for a search stage by stage */
+    int count_at;
     int64_t last_starts;
+    Py_ssize_t keep_starts;
+    Kept *kept;
+    Py_ssize_t n_kept;
+    int16_t *kept_steps;
+    size_t kept_steps_len, kept_steps_cap;
     int running; /* a round is under way, without the GIL: hands off */
 } Search;
 
@@ -606,6 +623,35 @@ static int worth_a_try(Search *s, uint32_t foundations, int redeals_left) {
     return R_WIN;
 }
 
+/* Keep a counted start and the line to it (the redeal included). -1: no memory. */
+static int keep_start(Search *s, const Pass *after, Reserve reserve, uint32_t foundations) {
+    if (!s->kept) {
+        s->kept = PyMem_RawMalloc((size_t)s->keep_starts * sizeof(Kept));
+        if (!s->kept) goto no_memory;
+    }
+    size_t need = s->kept_steps_len + (size_t)s->line_len;
+    if (need > s->kept_steps_cap) {
+        size_t cap = s->kept_steps_cap ? s->kept_steps_cap : 1 << 16;
+        while (cap < need) cap *= 2;
+        int16_t *grown = PyMem_RawRealloc(s->kept_steps, cap * sizeof(int16_t));
+        if (!grown) goto no_memory;
+        s->kept_steps = grown;
+        s->kept_steps_cap = cap;
+    }
+    memcpy(s->kept_steps + s->kept_steps_len, s->line, (size_t)s->line_len * sizeof(int16_t));
+    Kept *k = &s->kept[s->n_kept++];
+    k->pass_id = after->id;
+    k->foundations = foundations;
+    k->reserve = reserve;
+    k->steps_at = s->kept_steps_len;
+    k->steps_len = s->line_len;
+    s->kept_steps_len = need;
+    return 0;
+no_memory:
+    s->failed = 2;
+    return -1;
+}
+
 static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
                   int redeals_left) {
     int64_t cap = s->caps[redeals_left - 1];
@@ -626,12 +672,14 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
     }
     Pass *after = get_pass(s, redeals_left - 1, cards, n);
     if (!after) return R_OUT;
-    if (s->count_last && redeals_left == 1) {
-        /* Count the last pass's start once, as a position the table knows. */
+    if (s->count_at && 3 - redeals_left == s->count_at) {
+        /* Count the pass's start once, as a position the table knows. */
         uint64_t k[4] = {0, 0, reserve_key(&reserve), (uint64_t)foundations | ((uint64_t)after->id << 32)};
         if (!table_find(s, k)) {
             s->last_starts++;
             table_put(s, k, LOST_FLAG);
+            if (s->n_kept < s->keep_starts && keep_start(s, after, reserve, foundations) < 0)
+                return R_OUT;
         }
         return R_FAIL;
     }
@@ -812,6 +860,12 @@ static void search_release(Search *s) {
             s->orders[r][n] = NULL;
         }
     s->first = NULL;
+    PyMem_RawFree(s->kept);
+    PyMem_RawFree(s->kept_steps);
+    s->kept = NULL;
+    s->kept_steps = NULL;
+    s->n_kept = 0;
+    s->kept_steps_len = s->kept_steps_cap = 0;
 }
 
 static void Search_dealloc(Search *s) {
@@ -847,16 +901,17 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"cards",        "drawn",        "waste",     "reserve",
                              "foundations",  "redeals_left", "slots",     "auto_refill",
                              "shuffled_redeal", "redeal_order", "max_nodes", "max_seconds",
-                             "memory_bytes", "count_last", "cpu_clock", NULL};
+                             "memory_bytes", "count_at", "cpu_clock", "keep_starts", NULL};
     PyObject *cards_obj, *waste_obj, *reserve_obj, *order, *seconds_obj;
     int drawn, redeals_left, slots, auto_refill, shuffled;
     unsigned long foundations;
     long long max_nodes, memory_bytes;
-    int count_last = 0, cpu_clock = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL|pp", kwlist, &cards_obj, &drawn,
+    int count_at = 0, cpu_clock = 0;
+    Py_ssize_t keep_starts = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOkiippOLOL|ipn", kwlist, &cards_obj, &drawn,
                                      &waste_obj, &reserve_obj, &foundations, &redeals_left, &slots,
                                      &auto_refill, &shuffled, &order, &max_nodes, &seconds_obj,
-                                     &memory_bytes, &count_last, &cpu_clock))
+                                     &memory_bytes, &count_at, &cpu_clock, &keep_starts))
         return -1;
     if (s->running) {
         busy();
@@ -871,6 +926,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     if (n_res < 0) return -1;
     if (slots < 0 || slots > MAX_SLOTS || n_res > slots || drawn < 0 || drawn > length ||
         redeals_left < 0 || redeals_left > 2 || max_nodes < 0 || memory_bytes <= 0 ||
+        count_at < 0 || count_at > 2 || keep_starts < 0 ||
         !foundations || foundations > 0xffffffffUL) {
         PyErr_SetString(PyExc_ValueError, "not a position the search can take");
         return -1;
@@ -923,8 +979,9 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->failed = 0;
     s->line_len = 0;
     s->memory_cap = (size_t)memory_bytes;
-    s->count_last = count_last;
+    s->count_at = count_at;
     s->last_starts = 0;
+    s->keep_starts = keep_starts;
     s->first = get_pass(s, redeals_left, cards, length);
     if (!s->first) {
         PyErr_SetString(PyExc_MemoryError, "the solver's memory cap is too small");
@@ -994,6 +1051,39 @@ static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
     return out;
 }
 
+/* The starts kept in counting mode: (cards, reserve, foundations, redeals_left, steps). */
+static PyObject *Search_starts(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->running) return busy();
+    PyObject *out = PyList_New(s->n_kept);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < s->n_kept; i++) {
+        const Kept *k = &s->kept[i];
+        const Pass *p = s->passes[k->pass_id];
+        PyObject *cards = PyTuple_New(p->length), *reserve = PyTuple_New(k->reserve.n),
+                 *steps = PyList_New(k->steps_len), *item = NULL;
+        if (cards && reserve && steps) {
+            for (int j = 0; j < p->length; j++)
+                PyTuple_SET_ITEM(cards, j, PyLong_FromLong(p->cards[j]));
+            for (int j = 0; j < k->reserve.n; j++)
+                PyTuple_SET_ITEM(reserve, j, PyLong_FromLong(k->reserve.c[j]));
+            for (Py_ssize_t j = 0; j < k->steps_len; j++)
+                PyList_SET_ITEM(steps, j, PyLong_FromLong(s->kept_steps[k->steps_at + j]));
+            item = Py_BuildValue("(OOkiO)", cards, reserve, (unsigned long)k->foundations,
+                                 (int)p->redeals_left, steps);
+        }
+        Py_XDECREF(cards);
+        Py_XDECREF(reserve);
+        Py_XDECREF(steps);
+        if (!item || PyErr_Occurred()) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
 static PyObject *Search_release(Search *s, PyObject *Py_UNUSED(ignored)) {
     if (s->running) return busy();
     search_release(s);
@@ -1016,6 +1106,8 @@ static PyMethodDef Search_methods[] = {
     {"round", (PyCFunction)Search_round, METH_VARARGS,
      "round(cap1, cap0, shake_seed, budget, shake_share) -> 'won' | 'lost' | 'cut' | 'out'"},
     {"line", (PyCFunction)Search_line, METH_NOARGS, "The line of the last round, as steps."},
+    {"starts", (PyCFunction)Search_starts, METH_NOARGS,
+     "The starts kept in counting mode, with the lines to them."},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "Free the tables."},
     {"stats", (PyCFunction)Search_stats, METH_NOARGS, "The tables' sizes."},
     {NULL, NULL, 0, NULL},

@@ -31,6 +31,8 @@ MEMORY_ENV: Final = "SULTAN_SOLVER_MEMORY_MB"
 # A second of search fills about 100 MB; a minute, a few GB without the cap.
 DEFAULT_MEMORY_MB: Final = 512
 _NO_CAP: Final = 1 << 62
+# The redeal that starts the last pass (RULES.md: two redeals at most).
+LAST_REDEAL: Final = 2
 # The start's fields the core takes, under the same names as `Position`'s.
 _START_FIELDS: Final = (
     "cards",
@@ -74,8 +76,9 @@ class CompiledSearch:
         max_nodes: int | None,
         max_seconds: float | None,
         memory: int | None = None,
-        count_last: bool = False,
+        count_at: int = 0,
         cpu_clock: bool = False,
+        keep_starts: int = 0,
     ) -> None:
         if core is None:
             raise CoreMissing("the solver's compiled core is not built: run `pip install -e .`")
@@ -90,8 +93,9 @@ class CompiledSearch:
             max_nodes=_NO_CAP if max_nodes is None else max_nodes,
             max_seconds=max_seconds,
             memory_bytes=memory_bytes() if memory is None else memory,
-            count_last=count_last,
+            count_at=count_at,
             cpu_clock=cpu_clock,
+            keep_starts=keep_starts,
         )
 
     def run(self) -> bool | None:
@@ -127,7 +131,7 @@ def count_last_redeals(
     is counted once and not searched: a proof of loss from the deal must
     refute every one of them.
     """
-    search = CompiledSearch(start, max_nodes, None, memory, count_last=True)
+    search = CompiledSearch(start, max_nodes, None, memory, count_at=LAST_REDEAL)
     try:
         outcome = search._search.round(-1, -1, 0, -1, 0.0)
         stats = search._search.stats()
@@ -142,6 +146,51 @@ def count_last_redeals(
 
 
 @dataclass(frozen=True, slots=True)
+class PassStart:
+    """A pass's start reached from a searched position, and the search's steps to it."""
+
+    position: Position
+    steps: tuple[int, ...]  # as the search's line: draws, plays, the redeal last
+
+
+@dataclass(frozen=True, slots=True)
+class PassStarts:
+    starts: list[PassStart]  # distinct, in the order the search met them
+    nodes: int
+    won: tuple[int, ...] | None  # a line that won before the redeal: no start to give
+
+
+def pass_starts(
+    start: Position,
+    redeal: int,
+    max_nodes: int | None,
+    max_seconds: float | None = None,
+    keep: int = 1 << 20,
+    memory: int | None = None,
+) -> PassStarts:
+    """The distinct starts of the pass after redeal `redeal` (1 or 2) that the budget reaches.
+
+    The search runs as `count_last_redeals` does, with every start after that
+    redeal counted once and not searched, and keeps the first `keep` of them
+    with the line to each. `max_seconds` is CPU time.
+    """
+    search = CompiledSearch(
+        start, max_nodes, max_seconds, memory, count_at=redeal, cpu_clock=True, keep_starts=keep
+    )
+    core_search = search._search
+    try:
+        if core_search.round(-1, -1, 0, -1, 0.0) == "won":
+            return PassStarts([], core_search.nodes, tuple(core_search.line()))
+        found = [
+            PassStart(start.pass_start(cards, reserve, foundations, redeals_left), tuple(steps))
+            for cards, reserve, foundations, redeals_left, steps in core_search.starts()
+        ]
+        return PassStarts(found, core_search.nodes, None)
+    finally:
+        core_search.release()
+
+
+@dataclass(frozen=True, slots=True)
 class Exhausted:
     """An exact search's answer: every line tried, no cap, no shortcut but the safe moves."""
 
@@ -149,9 +198,18 @@ class Exhausted:
     nodes: int
 
 
-def exhaust(start: Position, max_nodes: int | None, memory: int | None = None) -> Exhausted:
-    """Search `start` exactly on the core: "lost" is a proof, as far as the safe moves are sound."""
-    search = CompiledSearch(start, max_nodes, None, memory)
+def exhaust(
+    start: Position,
+    max_nodes: int | None,
+    memory: int | None = None,
+    max_seconds: float | None = None,
+    cpu_clock: bool = False,
+) -> Exhausted:
+    """Search `start` exactly on the core: "lost" is a proof, as far as the safe moves are sound.
+
+    "out" when the nodes or the seconds ran out first.
+    """
+    search = CompiledSearch(start, max_nodes, max_seconds, memory, cpu_clock=cpu_clock)
     try:
         outcome = search._search.round(-1, -1, 0, -1, 0.0)
         return Exhausted(outcome, search._search.nodes)

@@ -127,6 +127,35 @@ class Position:
         self.foundations = encode_foundations(state.played)
         self.redeals_left = state.redeals_left
 
+    def pass_start(
+        self,
+        cards: tuple[Card, ...],
+        reserve: tuple[Card, ...],
+        foundations: int,
+        redeals_left: int,
+    ) -> "Position":
+        """The start of a later pass of this deal: `cards` to draw, nothing on the waste."""
+        later = Position.__new__(Position)
+        for name in ("seed", "slots", "auto_refill", "shuffled_redeal"):
+            setattr(later, name, getattr(self, name))
+        later.cards = cards
+        later.drawn = 0
+        later.waste = 0
+        later.reserve = reserve
+        later.foundations = foundations
+        later.redeals_left = redeals_left
+        return later
+
+    def key(self) -> tuple[object, ...]:
+        """What makes two positions of one deal the same position."""
+        return (
+            self.cards[self.drawn :],
+            tuple(self.cards[i] for i in range(self.drawn) if self.waste >> i & 1),
+            self.reserve,
+            self.foundations,
+            self.redeals_left,
+        )
+
 
 @lru_cache(maxsize=4096)
 def redeal_order(seed: int, redeal: int, length: int) -> tuple[int, ...]:

@@ -250,5 +250,6 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
             "status": hint.status,
             "move": hint.move,
             "shown": line_steps(game_state(game=found), hint.shown),
+            "reach": hint.reach,
         }
     )

@@ -46,11 +46,15 @@ class HintRefused(Refused):
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    status: str  # won: `move` starts a winning line; lost: none exists; unknown: out of time
+    # won: `move` starts a winning line; lost: none exists; unknown: out of
+    # time, and `move` (when there is one) starts the line to the most cards
+    # up the solver found, `reach` of them: its best try, no promise.
+    status: str
     move: str | None
     # "Show me how": the line's first moves, up to the first that would bring a
     # card into view the player has not seen (see `in_sight`).
     shown: tuple[str, ...] = ()
+    reach: int | None = None
 
 
 @dataclass
@@ -120,8 +124,18 @@ def practice_hint(*, game: Game, player: Player, state: GameState, address: str)
     winning_lines.stats.solved += 1
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)
-    first = solution.moves[0] if solution.moves else None
-    return Hint(solution.status, first, in_sight(state, solution.moves))
+        return Hint("won", solution.moves[0], in_sight(state, solution.moves))
+    if not solution.furthest:  # lost, or undecided with nothing better than here
+        return Hint(solution.status, None)
+    end = state
+    for move in solution.furthest:
+        end = apply(end, move)
+    return Hint(
+        solution.status,
+        solution.furthest[0],
+        in_sight(state, solution.furthest),
+        reach=end.cards_played,
+    )
 
 
 def in_sight(state: GameState, line: tuple[str, ...]) -> tuple[str, ...]:

@@ -190,6 +190,21 @@ def test_hints_point_at_their_moves_and_lead_to_a_win(new_page, shot):
     assert page.js_errors == []
 
 
+def test_an_undecided_hint_points_at_the_solvers_best_try(new_page, shot):
+    page = _open(new_page, 4)  # sultan 4: undecided at 10 million positions, a hint's budget
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.click("#hint")
+    hint = answer.value.json()
+    assert hint["status"] == "unknown", hint
+    for selector in _hinted_spots(hint["move"]):
+        page.wait_for_selector(f"{selector}.is-hinted")
+    toast = page.inner_text(".sb-toast")
+    assert "best try" in toast
+    assert f"{hint['reach']} of 95 cards up" in toast
+    shot(page, "practice-hint-best-try")
+    assert page.js_errors == []
+
+
 def test_winning_shows_the_result_and_stops_the_clock(new_page, shot):
     seed, tokens = winning_log("sultan")
     page = _open(new_page, seed)

@@ -85,6 +85,20 @@ def test_a_practice_game_in_russian(new_page, shot):
     assert page.js_errors == []
 
 
+def test_an_undecided_hint_in_russian(new_page, shot):
+    page = _russian(new_page)
+    page.goto("/practice/4/")  # sultan 4: undecided within a hint's budget
+    page.wait_for_selector(".sultan-board .sb-table")
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.click("#hint")
+    reach = answer.value.json()["reach"]
+    expect(page.locator(".sb-toast")).to_contain_text("Лучшая попытка решателя")
+    expect(page.locator(".sb-toast")).to_contain_text(f"сыграно карт: {reach} из 95")
+    shot(page, "ru-practice-hint-best-try")
+    assert _english_left(page) == []
+    assert page.js_errors == []
+
+
 def test_a_race_in_russian(new_page, live, shot):
     alice = _russian(new_page)
     bob = _russian(new_page)

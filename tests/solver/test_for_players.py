@@ -46,7 +46,38 @@ def test_a_hint_says_so_when_no_line_wins(alice: Player):
     tokens = recorded_game(careless_policy)[:-1]  # one move before the careless loss
     _play(game, alice, tokens)
     response = post_json(client_for(alice), f"/api/games/{game.pk}/hint", {})
-    assert response.json() == {"type": "hint", "status": "lost", "move": None, "shown": []}
+    assert response.json() == {
+        "type": "hint",
+        "status": "lost",
+        "move": None,
+        "shown": [],
+        "reach": None,
+    }
+
+
+# Sultan deal 4 is still undecided after 10 million positions
+# (docs/solvability/sultan-unknown-at-1m-10m.csv), more than a hint may search.
+UNDECIDED_SEED = 4
+
+
+def test_an_undecided_hint_offers_the_solvers_furthest_line(alice: Player):
+    game = game_create(player=alice, variant="sultan", seed=UNDECIDED_SEED)
+    response = post_json(client_for(alice), f"/api/games/{game.pk}/hint", {})
+    hint = response.json()
+    assert hint["status"] == "unknown"
+    start = new_game(UNDECIDED_SEED, "sultan")
+    assert hint["move"] in legal_moves(start)
+    assert 0 < hint["reach"] < 95
+
+
+def test_the_furthest_line_plays_to_the_most_cards_up_the_search_met():
+    start = new_game(UNDECIDED_SEED, "sultan")
+    small, large = (solve(start, max_nodes=n) for n in (2_000, 200_000))
+    assert small.status == large.status == "unknown"
+    ends = [replay(UNDECIDED_SEED, "sultan", list(s.furthest)) for s in (small, large)]
+    assert all(end.status == "playing" for end in ends)
+    # A larger search meets every position the smaller one met first.
+    assert 0 < ends[0].cards_played <= ends[1].cards_played
 
 
 def test_there_is_no_hint_in_a_race(alice: Player, bob: Player):

@@ -240,6 +240,10 @@ typedef struct {
     /* the line */
     int16_t *line;
     Py_ssize_t line_len, line_cap;
+    /* the line to the position with the most cards up met so far, in any round */
+    int16_t *furthest;
+    Py_ssize_t furthest_len, furthest_cap;
+    int most_up;
     /* the position table */
     Entry *table;
     uint64_t table_mask, table_used;
@@ -365,6 +369,25 @@ static int line_push(Search *s, int step) {
         s->line_cap = cap;
     }
     s->line[s->line_len++] = (int16_t)step;
+    return 0;
+}
+
+/* The line so far is the furthest yet: `up` cards on the foundations. -1: no memory. */
+static int note_furthest(Search *s, int up) {
+    if (s->line_len > s->furthest_cap) {
+        Py_ssize_t cap = s->furthest_cap ? s->furthest_cap : 512;
+        while (cap < s->line_len) cap *= 2;
+        int16_t *grown = PyMem_RawRealloc(s->furthest, cap * sizeof(int16_t));
+        if (!grown) {
+            s->failed = 2;
+            return -1;
+        }
+        s->furthest = grown;
+        s->furthest_cap = cap;
+    }
+    memcpy(s->furthest, s->line, (size_t)s->line_len * sizeof(int16_t));
+    s->furthest_len = s->line_len;
+    s->most_up = up;
     return 0;
 }
 
@@ -716,6 +739,8 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
     int top_bit = bit_length128(waste) - 1;
     int top = waste ? cards[top_bit] : -1;
     int binding = refill && !redeals_left;
+    int up = 95 - cards_left(foundations);
+    if (up > s->most_up && note_furthest(s, up) < 0) return R_OUT;
 
     /* Safe moves, made alone (search.py, SAFE MOVES). */
     if (top >= 0 && (!refill || !redeals_left)) {
@@ -871,6 +896,7 @@ static void search_release(Search *s) {
 static void Search_dealloc(Search *s) {
     search_release(s);
     PyMem_RawFree(s->line);
+    PyMem_RawFree(s->furthest);
     Py_XDECREF(s->redeal_order);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -978,6 +1004,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->out_of_memory = 0;
     s->failed = 0;
     s->line_len = 0;
+    s->furthest_len = 0;
+    s->most_up = -1;
     s->memory_cap = (size_t)memory_bytes;
     s->count_at = count_at;
     s->last_starts = 0;
@@ -1036,12 +1064,11 @@ static PyObject *Search_round(Search *s, PyObject *args) {
     return PyUnicode_FromString(s->cuts == cuts ? "lost" : "cut");
 }
 
-static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
-    if (s->running) return busy();
-    PyObject *out = PyList_New(s->line_len);
+static PyObject *steps_list(const int16_t *steps, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
     if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < s->line_len; i++) {
-        PyObject *v = PyLong_FromLong(s->line[i]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(steps[i]);
         if (!v) {
             Py_DECREF(out);
             return NULL;
@@ -1049,6 +1076,16 @@ static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
         PyList_SET_ITEM(out, i, v);
     }
     return out;
+}
+
+static PyObject *Search_line(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->running) return busy();
+    return steps_list(s->line, s->line_len);
+}
+
+static PyObject *Search_furthest(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (s->running) return busy();
+    return steps_list(s->furthest, s->furthest_len);
 }
 
 /* The starts kept in counting mode: (cards, reserve, foundations, redeals_left, steps). */
@@ -1106,6 +1143,8 @@ static PyMethodDef Search_methods[] = {
     {"round", (PyCFunction)Search_round, METH_VARARGS,
      "round(cap1, cap0, shake_seed, budget, shake_share) -> 'won' | 'lost' | 'cut' | 'out'"},
     {"line", (PyCFunction)Search_line, METH_NOARGS, "The line of the last round, as steps."},
+    {"furthest", (PyCFunction)Search_furthest, METH_NOARGS,
+     "The line to the position with the most cards up met so far, as steps."},
     {"starts", (PyCFunction)Search_starts, METH_NOARGS,
      "The starts kept in counting mode, with the lines to them."},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "Free the tables."},

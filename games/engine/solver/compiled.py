@@ -86,6 +86,7 @@ class CompiledSearch:
         self.shuffled_redeal = start.shuffled_redeal
         self.nodes = 0
         self.line: list[int] = []
+        self.furthest: list[int] = []  # as `Search.furthest`
         self.stats: dict[str, int | bool] = {}
         self._search = core.Search(
             **{name: getattr(start, name) for name in _START_FIELDS},
@@ -108,6 +109,7 @@ class CompiledSearch:
             return won
         finally:
             self.nodes = search.nodes
+            self.furthest = search.furthest()
             self.stats = search.stats()
             search.release()
 

@@ -92,11 +92,16 @@ class Search:
         self.share = SHAKE
         self.cap_until = _NO_CAP
         self.limit = self.max_nodes  # the nearer of the budget and the cap
-        # Which cards the foundations take, per foundations value met.
-        self.masks: dict[int, tuple[int, int]] = {}
+        # Which cards the foundations take, and how many cards are up, per
+        # foundations value met.
+        self.masks: dict[int, tuple[int, int, int]] = {}
         self.stuck: dict[tuple[int, int, int], bool] = {}
         self.passes: dict[tuple[int, tuple[Card, ...]], Pass] = {}
         self.line: list[int] = []
+        # The line to the position with the most cards up met so far, in any
+        # round: what an undecided search can still offer a player.
+        self.furthest: list[int] = []
+        self.most_up = -1
         self.fewest_left = _NO_CAP  # fewest cards any last pass has started with
         self.first_try = False  # the next last redeal is the first of its second pass
         self.seed = start.seed
@@ -189,10 +194,13 @@ class Search:
         _, drawn, waste, reserve, foundations = key
         masks = self.masks.get(foundations)
         if masks is None:
-            masks = self.masks[foundations] = takers(foundations)
-        takes, lower_takes = masks
+            masks = self.masks[foundations] = (*takers(foundations), 95 - cards_left(foundations))
+        takes, lower_takes, up = masks
         cards = p.cards
         line = self.line
+        if up > self.most_up:
+            self.most_up = up
+            self.furthest = line[:]
         node = self._node
         refill = self.auto_refill
         stock_left = drawn < p.length

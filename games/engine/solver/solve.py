@@ -31,6 +31,10 @@ class Solution:
     status: Status
     moves: tuple[str, ...]  # the winning line as notation; empty unless `won`
     nodes: int  # positions searched
+    # Unless decided: the line to the position with the most cards up that the
+    # search met (empty when that is the start itself). Not a promise of
+    # anything, only the furthest the search got.
+    furthest: tuple[str, ...] = ()
 
 
 class SolverError(AssertionError):
@@ -64,7 +68,7 @@ def solve(
         search = Search(start, max_nodes, max_seconds, cpu_clock=cpu_clock)
     outcome = search.run()
     if outcome is None:
-        return Solution(UNKNOWN, (), search.nodes)
+        return Solution(UNKNOWN, (), search.nodes, to_notation(state, search.furthest))
     if not outcome:
         return Solution("lost", (), search.nodes)
     moves = to_notation(state, search.line)

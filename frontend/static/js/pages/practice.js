@@ -270,12 +270,13 @@ async function askHint() {
     board.showMessage(answer.data?.message ?? gettext("No hint right now."));
     return;
   }
-  const { status, move } = answer.data;
+  const { status, move, reach } = answer.data;
   const text = status === "won" ? interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true)
     : status === "lost" ? gettext("No winning line from here, whatever you play.")
+    : move ? interpolate(gettext("No sure win found in time. The solver's best try: %(move)s — it got %(reach)s of 95 cards up."), { move: describe(move), reach }, true)
     : gettext("The solver could not decide in time: no hint.");
-  board.showMessage(text, 5000);
-  if (status === "won") board.point(move);
+  board.showMessage(text, status === "unknown" && move ? 8000 : 5000);
+  if (move) board.point(move);
   shown = answer.data.shown ?? [];
   els.showHow.hidden = !shown.length;
 }

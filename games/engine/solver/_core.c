@@ -244,9 +244,13 @@ typedef struct {
     int16_t *furthest;
     Py_ssize_t furthest_len, furthest_cap;
     int most_up;
-    /* the position table */
+    /* the position table, and a filter of one bit per hash of every key ever
+     * put there: a clear bit proves a key absent without a probe of the table */
     Entry *table;
     uint64_t table_mask, table_used;
+    uint64_t *filter;
+    size_t filter_bytes;
+    int filter_shift;
     size_t memory_cap, pass_bytes;
     int64_t dropped;
     int out_of_memory;
@@ -418,10 +422,57 @@ static void table_free(Entry *table, uint64_t slots) {
         munmap(table, bytes);
 }
 
-/* The slot holding key k, or NULL. */
-static inline Entry *table_find(Search *s, const uint64_t *k) {
-    if (!s->table) return NULL;
-    uint64_t i = key_hash(k) & s->table_mask;
+/* The filter: 4 MiB at most (it should stay in the caches), a sixteenth of the
+ * memory cap at most, counted against the cap. */
+#define FILTER_MOST ((size_t)4 << 20)
+
+static int filter_alloc(Search *s) {
+    size_t bytes = 8;
+    while (2 * bytes <= FILTER_MOST && 2 * bytes <= s->memory_cap / 16) bytes *= 2;
+    int bits_log2 = 3;
+    while (((size_t)1 << bits_log2) < 8 * bytes) bits_log2++;
+    if (bytes < ((size_t)2 << 20)) {
+        s->filter = calloc(bytes / 8, sizeof(uint64_t));
+    } else {
+        void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        s->filter = mem == MAP_FAILED ? NULL : mem;
+#ifdef MADV_HUGEPAGE
+        if (s->filter) madvise(mem, bytes, MADV_HUGEPAGE);
+#endif
+    }
+    if (!s->filter) return -1;
+    s->filter_bytes = bytes;
+    s->filter_shift = 64 - bits_log2;
+    return 0;
+}
+
+static void filter_free(Search *s) {
+    if (s->filter) {
+        if (s->filter_bytes < ((size_t)2 << 20))
+            free(s->filter);
+        else
+            munmap(s->filter, s->filter_bytes);
+    }
+    s->filter = NULL;
+    s->filter_bytes = 0;
+}
+
+/* Is the key whose hash is h perhaps in the table? No means surely not. */
+static inline int filter_may_hold(const Search *s, uint64_t h) {
+    uint64_t bit = h >> s->filter_shift;
+    return (s->filter[bit >> 6] >> (bit & 63)) & 1;
+}
+
+static inline void filter_add(Search *s, uint64_t h) {
+    uint64_t bit = h >> s->filter_shift;
+    s->filter[bit >> 6] |= (uint64_t)1 << (bit & 63);
+}
+
+/* The slot holding key k (whose hash is h), or NULL. Most positions are new:
+ * the filter answers for them from a few MB instead of a probe of the table. */
+static inline Entry *table_find_hashed(Search *s, const uint64_t *k, uint64_t h) {
+    if (!s->table || !filter_may_hold(s, h)) return NULL;
+    uint64_t i = h & s->table_mask;
     for (;;) {
         Entry *e = &s->table[i];
         if (!e->k[3]) return NULL;
@@ -430,6 +481,10 @@ static inline Entry *table_find(Search *s, const uint64_t *k) {
             return e;
         i = (i + 1) & s->table_mask;
     }
+}
+
+static inline Entry *table_find(Search *s, const uint64_t *k) {
+    return table_find_hashed(s, k, key_hash(k));
 }
 
 static inline int entry_stale(const Search *s, const Entry *e) {
@@ -441,7 +496,7 @@ static int table_grow(Search *s) {
     uint64_t slots = s->table ? 2 * (s->table_mask + 1) : (1u << 16);
     /* The first table takes at most half the cap, and never less than 256 slots. */
     while (!s->table && slots > 256 && table_bytes(slots) > s->memory_cap / 2) slots /= 2;
-    if (s->table && table_bytes(slots) + s->pass_bytes > s->memory_cap) return 0;
+    if (s->table && table_bytes(slots) + s->pass_bytes + s->filter_bytes > s->memory_cap) return 0;
     /* Doubling a large table takes a good part of a second, past any deadline
      * near: in the second half of a time budget the table stays as it is
      * (entries are dropped at the cap instead, which only costs search). */
@@ -468,13 +523,14 @@ static int table_grow(Search *s) {
     return 1;
 }
 
-static void table_put(Search *s, const uint64_t *k, uint64_t meta) {
+static void table_put_hashed(Search *s, const uint64_t *k, uint64_t meta, uint64_t h) {
     if (!s->table || 4 * (s->table_used + 1) > 3 * (s->table_mask + 1)) table_grow(s);
     if (!s->table) {
         s->dropped++;
         return;
     }
-    uint64_t i = key_hash(k) & s->table_mask;
+    filter_add(s, h);
+    uint64_t i = h & s->table_mask;
     Entry *reuse = NULL;
     for (;;) {
         Entry *e = &s->table[i];
@@ -501,6 +557,10 @@ static void table_put(Search *s, const uint64_t *k, uint64_t meta) {
     slot->k[1] = k[1] | meta;
     slot->k[2] = k[2];
     slot->k[3] = k[3];
+}
+
+static void table_put(Search *s, const uint64_t *k, uint64_t meta) {
+    table_put_hashed(s, k, meta, key_hash(k));
 }
 
 /* -- passes -- */
@@ -836,7 +896,11 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
     k[1] = (uint64_t)(waste >> 64) | ((uint64_t)drawn << 32);
     k[2] = reserve_key(&reserve);
     k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
-    Entry *e = table_find(s, k);
+    uint64_t h = key_hash(k);
+    Entry *e = table_find_hashed(s, k, h);
+    /* A new position is put in the table once its children are searched:
+     * fetch its slot meanwhile. */
+    if (!e && s->table) __builtin_prefetch(&s->table[h & s->table_mask], 1, 1);
     if (e) {
         if (e->k[1] & LOST_FLAG) return R_FAIL;
         if (!entry_stale(s, e)) {
@@ -854,9 +918,9 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
     int r = children(s, p, drawn, waste, &reserve, foundations, redeals_left, takes, lower);
     if (r != R_FAIL) return r;
     if (s->cuts == cuts)
-        table_put(s, k, LOST_FLAG);
+        table_put_hashed(s, k, LOST_FLAG, h);
     else
-        table_put(s, k, (uint64_t)s->round << ROUND_SHIFT);
+        table_put_hashed(s, k, (uint64_t)s->round << ROUND_SHIFT, h);
     return R_FAIL;
 }
 
@@ -871,6 +935,7 @@ static void search_release(Search *s) {
     table_free(s->table, s->table ? s->table_mask + 1 : 0);
     s->table = NULL;
     s->table_mask = s->table_used = 0;
+    filter_free(s);
     for (uint32_t i = 0; i < s->n_passes; i++) free(s->passes[i]);
     free(s->passes);
     s->passes = NULL;
@@ -1007,6 +1072,10 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->furthest_len = 0;
     s->most_up = -1;
     s->memory_cap = (size_t)memory_bytes;
+    if (filter_alloc(s) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     s->count_at = count_at;
     s->last_starts = 0;
     s->keep_starts = keep_starts;

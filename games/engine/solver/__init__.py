@@ -5,8 +5,10 @@ the players built on it (greedy play, winnable-deal picking).
 tables, model.py the compact position it searches, relax.py and rounds.py the
 bounds and budgets it uses, batch.py many deals at once. _core.c is the same
 search compiled (a C extension built by setup.py), searching in search.py's
-order; compiled.py puts it behind search.py's face and picks the engine
-(`SULTAN_SOLVER=python` forces the reference).
+order; compiled.py puts it behind search.py's face, picks the engine
+(`SULTAN_SOLVER=python` forces the reference) and offers what only the core
+does: counting and gathering the starts of later passes, exact searches.
+prove.py proves `pysolfc` deals lost.
 
 May import: the rest of games.engine and the standard library. Never Django.
 """

@@ -46,6 +46,13 @@ def test_the_core_counts_every_last_pass_start_of_the_deal_proved_lost() -> None
     assert (count.complete, count.starts, count.positions) == (True, 28, 2628)
 
 
+def test_the_core_counts_every_last_pass_start_of_the_pysolfc_8_deal_proved_lost() -> None:
+    # pysolfc-8 3271, proved lost the same way (docs/solvability.md): its
+    # proof refutes 108 starts.
+    count = count_last_redeals(Position(new_game(3271, "pysolfc-8")), None)
+    assert (count.complete, count.starts, count.positions) == (True, 108, 6410)
+
+
 def _last_pass(seed: int, variant: str) -> Position:
     state = new_game(seed, variant)
     for move in play_greedy(state)[1]:

@@ -241,11 +241,7 @@ class _Prover(Search):
         """Is the last pass lost by an uncapped search of it, within `last_pass_nodes`?"""
         if self.last_pass_nodes <= 0:
             return False
-        last = Position.__new__(Position)
-        last.seed, last.slots = self.seed, self.slots
-        last.auto_refill = last.shuffled_redeal = False
-        last.cards, last.drawn, last.waste = cards, 0, 0
-        last.reserve, last.foundations, last.redeals_left = reserve, foundations, 0
+        last = self.start.pass_start(cards, reserve, foundations, 0)
         if engine_for(None) == "c":
             return exhaust(last, self.last_pass_nodes, self.memory).outcome == "lost"
         return Search(last, self.last_pass_nodes, None).round(-1, -1, 0, -1, 0.0) == "lost"

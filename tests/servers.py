@@ -62,7 +62,10 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     env.setdefault("SULTAN_SOLVER_WARM", "0")
     with tempfile.TemporaryDirectory(prefix="sultan-live-") as tmp:
         if env.get("DATABASE_URL", "").startswith("postgres"):
-            env["DATABASE_URL"] = _postgres_database(env["DATABASE_URL"], f"sultan_live_{label}")
+            # Named after the suite's own database, so that two checkouts' suites
+            # running at once on one server never drop each other's.
+            own = urlsplit(env["DATABASE_URL"]).path.strip("/") or "sultan"
+            env["DATABASE_URL"] = _postgres_database(env["DATABASE_URL"], f"{own}_live_{label}")
         else:
             env.pop("DATABASE_URL", None)
             env["SQLITE_PATH"] = str(Path(tmp) / "live.sqlite3")

@@ -26,6 +26,7 @@ from games.bots.think import greedy_pick
 logger = logging.getLogger(__name__)
 
 PING_EVERY_S: Final = 20.0
+ANSWER_WAIT_S: Final = 5.0
 # A race lasts at most a day; a bot whose race never starts gives up sooner.
 LOBBY_PATIENCE_S: Final = 3600.0
 Planner = Callable[[list[str]], list[str]]
@@ -59,6 +60,7 @@ class RaceClient:
     starts_at: datetime | None = None
     game: BotGame | None = None
     sent: int = 0
+    sent_at: float = 0.0
 
     def run(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
@@ -72,11 +74,17 @@ class RaceClient:
 
     # Listening --------------------------------------------------------------
 
+    def _send(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        self.sent_at = time.monotonic()
+        ws.send(json.dumps(message))
+
     def _hear(self, ws: ClientConnection, timeout: float) -> dict[str, Any] | None:
         try:
             message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
         except TimeoutError:
-            ws.send(json.dumps({"type": "ping"}))
+            # The client's half of the heartbeat: a frame at least every 20 s.
+            if time.monotonic() - self.sent_at >= PING_EVERY_S:
+                self._send(ws, {"type": "ping"})
             return None
         except ConnectionClosed:
             self.ended = True
@@ -97,7 +105,7 @@ class RaceClient:
             me = snapshot["you"]["player"]
             ready = any(r["player"] == me and r["ready"] for r in snapshot["racers"])
             if not ready and not race["public"]:
-                ws.send(json.dumps({"type": "ready", "ready": True}))
+                self._send(ws, {"type": "ready", "ready": True})
             return
         mine = snapshot["you"].get("game")
         if mine is None:
@@ -128,8 +136,9 @@ class RaceClient:
             return
         self.sent += 1
         move_id = f"b{self.sent}"
-        ws.send(json.dumps({"type": "move", "token": token, "id": move_id, "seq": game.seq}))
-        answer = self._answer(ws, move_id)
+        move = {"type": "move", "token": token, "id": move_id, "seq": game.seq}
+        self._send(ws, move)
+        answer = self._answer(ws, move, move_id)
         if answer is None:
             return
         if answer["type"] == "ack":
@@ -148,7 +157,7 @@ class RaceClient:
         else:
             # Out of step (a stale seq): a snapshot brings the view back.
             game.plan = []
-            ws.send(json.dumps({"type": "sync", "v": 0, "force": True}))
+            self._send(ws, {"type": "sync", "v": 0, "force": True})
 
     def _choose(self, game: BotGame) -> str | None:
         if game.plan and game.plan[0] not in game.legal:
@@ -160,11 +169,19 @@ class RaceClient:
             return game.plan[0]
         return greedy_pick(game.legal)
 
-    def _answer(self, ws: ClientConnection, move_id: str) -> dict[str, Any] | None:
+    def _answer(
+        self, ws: ClientConnection, move: dict[str, Any], move_id: str
+    ) -> dict[str, Any] | None:
+        """The move's ack or reject; the same move sent again (same id: the server answers
+        a retry with the first answer) when none comes in time."""
+        asked = time.monotonic()
         while not self.ended:
-            message = self._hear(ws, PING_EVERY_S)
+            message = self._hear(ws, ANSWER_WAIT_S)
             if message and message.get("type") in ("ack", "reject") and message["id"] == move_id:
                 return message
+            if time.monotonic() - asked >= ANSWER_WAIT_S:
+                self._send(ws, move)
+                asked = time.monotonic()
         return None
 
 

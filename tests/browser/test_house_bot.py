@@ -28,7 +28,7 @@ def test_the_host_adds_the_house_bot_and_loses_to_it_at_full_strength(
     live: LiveServer, new_page: Any, shot: Any
 ):
     alice = new_page()
-    code = create_race(alice, live.url, deal="", winnable="on", seats=2)
+    create_race(alice, live.url, deal="", winnable="on", seats=2)
     expect(alice.locator("#race-deal-label")).to_have_text("Secret winnable deal")
 
     form = alice.locator("#lobby-bot")

@@ -26,7 +26,9 @@ from games.common.http import notice
 from games.models import Player
 from sultan_site.headers import CONTENT_SECURITY_POLICY
 
-# Redoc draws with inline styles (styled-components) and a worker from a blob.
+# Redoc draws with inline styles (styled-components) and a worker from a blob. Its
+# footer's logo from Redocly's CDN stays refused (img-src 'self'): no third party
+# learns who reads the page, and Redoc hides the image it could not load.
 DOCS_POLICY: Final = (
     CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
     + "; worker-src 'self' blob:"

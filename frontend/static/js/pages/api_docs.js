@@ -1,3 +1,3 @@
 // The /api/ page: Redoc (bundled with django-ninja) draws the schema the code generates.
 const element = document.getElementById("redoc-ui");
-window.Redoc.init(element.dataset.schema, { hideDownloadButton: false, expandResponses: "200" }, element);
+window.Redoc.init(element.dataset.schema, { expandResponses: "200", hideLoading: true, disableSearch: false }, element);

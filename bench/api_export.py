@@ -108,7 +108,8 @@ def main() -> None:
 
     print(f"games in the history: {args.games}; exported: {lines} (the stream's cap is 10,000)")
     print(f"NDJSON stream:        {stream_s:7.2f} s  {lines / stream_s:8.0f} games/s")
-    print(f"JSON pages of 100:    {paged_s:7.2f} s  {paged / paged_s:8.0f} games/s ({page - 1} requests)")
+    rate = paged / paged_s
+    print(f"JSON pages of 100:    {paged_s:7.2f} s  {rate:8.0f} games/s ({page - 1} requests)")
     print(f"ratio (pages / stream): {paged_s / stream_s:.2f}x")
 
 

@@ -5,7 +5,7 @@ docs/anticheat.md measured, sustained: about 190 moves a minute. A bot's move
 sooner than that after its previous one is refused with `too_fast`, nothing
 written; the client waits and sends the same move again (docs/protocol.md).
 Moves the server appends itself (automatic moves) are not the bot's and do
-not count.
+not count; resigning is never too soon.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engine.positions import RESIGN
 from games.models import Game, Move, Player
 from games.store.services import MoveRejected
 
@@ -25,11 +26,11 @@ def bot_min_gap_ms() -> int:
 
 
 def bot_pace_refusal(
-    *, player: Player, game_id: int, now: datetime | None = None
+    *, player: Player, game_id: int, token: str, now: datetime | None = None
 ) -> MoveRejected | None:
     """`too_fast` when the bot's last move in this game was less than the gap ago; None
-    for a person, or a bot at its pace."""
-    if not player.is_bot:
+    for a person, a bot at its pace, or a bot giving up (resigning is never too soon)."""
+    if not player.is_bot or token == RESIGN:
         return None
     last = (
         Move.objects.filter(game_id=game_id, automatic=False)

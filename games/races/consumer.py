@@ -256,7 +256,9 @@ class RaceConsumer(TwoReaderConsumer):
             return
         # A bot's move sooner than the bots' minimum gap is refused (games/bots/pace.py).
         if self.player.is_bot and (
-            slow := await db(bot_pace_refusal)(player=self.player, game_id=self.game_id)
+            slow := await db(bot_pace_refusal)(
+                player=self.player, game_id=self.game_id, token=message.token
+            )
         ):
             await self._reject(message, slow.code, slow.message, slow.current_seq)
             return

@@ -75,6 +75,10 @@ async def test_a_bot_moving_sooner_than_the_minimum_gap_is_refused_clearly(
     assert game.last_seq == 1
     await asyncio.sleep(0.35)
     assert (await client.move("draw"))["type"] == "ack"
+    # Giving up is never too soon.
+    await client.send({"type": "resign", "id": "give-up", "seq": client.seq})
+    resigned = await client.receive_until("ack")
+    assert resigned["token"] == "resign"
     await client.close()
 
 

@@ -102,3 +102,11 @@ async def test_a_person_is_not_held_to_the_bots_pace(settings: Any):
     for _ in range(3):
         assert (await client.move("draw"))["type"] == "ack"
     await client.close()
+
+
+def test_a_programs_sockets_are_limited_per_token_not_per_shared_address():
+    from games.races.limits import client_key
+
+    one = {"api_token": 7, "client": ("127.0.0.1", 5)}
+    other = {"api_token": 8, "client": ("127.0.0.1", 6)}
+    assert client_key(one, "sessionid") != client_key(other, "sessionid")

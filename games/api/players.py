@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
@@ -63,7 +64,7 @@ def _player(username: str) -> Player:
 
 
 def _games(
-    request: HttpRequest, player: Player, query: GamesFilter
+    request: HttpRequest, response: HttpResponse, player: Player, query: GamesFilter
 ) -> HttpResponseBase | GamesPage:
     if query.variant is not None and query.variant not in VARIANTS:
         raise ApiRefused(
@@ -74,7 +75,11 @@ def _games(
         player=player, viewer=viewer, variant=query.variant, since=query.since, until=query.until
     )
     if wants_ndjson(request):
-        return games_stream(games=games, viewer=viewer, limit=query.max)
+        stream = games_stream(games=games, viewer=viewer, limit=query.max)
+        patch_vary_headers(stream, ["Accept"])
+        return stream
+    # One address, two shapes: a cache keeps them apart by the Accept header.
+    patch_vary_headers(response, ["Accept"])
     start = (query.page - 1) * query.per_page
     rows = list(games[start : start + query.per_page + 1])
     more = len(rows) > query.per_page
@@ -124,8 +129,10 @@ def account(request: HttpRequest) -> ProfileOut:
     description=GAMES_DOC,
     openapi_extra=NDJSON_DOC,
 )
-def account_games(request: HttpRequest, query: Query[GamesFilter]) -> HttpResponseBase | GamesPage:
-    return _games(request, _own(request), query)
+def account_games(
+    request: HttpRequest, response: HttpResponse, query: Query[GamesFilter]
+) -> HttpResponseBase | GamesPage:
+    return _games(request, response, _own(request), query)
 
 
 @router.get(
@@ -148,9 +155,9 @@ def profile(request: HttpRequest, username: str) -> ProfileOut:
     openapi_extra=NDJSON_DOC,
 )
 def player_games(
-    request: HttpRequest, username: str, query: Query[GamesFilter]
+    request: HttpRequest, response: HttpResponse, username: str, query: Query[GamesFilter]
 ) -> HttpResponseBase | GamesPage:
-    return _games(request, _player(username), query)
+    return _games(request, response, _player(username), query)
 
 
 def _own(request: HttpRequest) -> Player:

@@ -157,7 +157,9 @@ def test_games_stream_as_ndjson_by_default(client: Client, finished_race: Race, 
 def test_games_filter_by_variant_and_date_and_page(client: Client, alice: Player, alice_read: str):
     for seed in range(5):
         _practice_over(alice, seed)
-    first = get(client, "/api/v1/account/games?per_page=2", alice_read, accept=JSON).json()
+    page = get(client, "/api/v1/account/games?per_page=2", alice_read, accept=JSON)
+    assert "Accept" in page["Vary"]  # the same address streams for another Accept
+    first = page.json()
     assert (len(first["games"]), first["next"]) == (2, 2)
     last = get(client, "/api/v1/account/games?per_page=2&page=3", alice_read, accept=JSON).json()
     assert (len(last["games"]), last["next"]) == (1, None)

@@ -57,7 +57,6 @@ class RaceClient:
     planner: Planner
     started: bool = False
     ended: bool = False
-    starts_at: datetime | None = None
     game: BotGame | None = None
     sent: int = 0
     sent_at: float = 0.0
@@ -112,11 +111,12 @@ class RaceClient:
             return
         if self.game is None:
             self.game = BotGame()
-            # Moves before the countdown's end are refused: wait it out on the server's clock.
+            # Moves before the countdown's end are refused: the bot plans during it,
+            # then waits out what is left of it on the server's clock.
             lead = _seconds_between(snapshot.get("server_time"), race.get("starts_at"))
-            if lead > 0:
-                self._wait(ws, lead)
+            go = time.monotonic() + lead
             self.game.plan = self.planner([])
+            self._wait(ws, go - time.monotonic())
         self.game.take_view(mine["view"])
         self.started = True
 

@@ -123,3 +123,14 @@ def test_the_full_budget_wins_a_winnable_deal():
 def test_a_practice_game_is_no_race_for_the_upgrade(client: Client, bob: Player):
     game_create(player=bob, variant="sultan", seed=5)
     assert player_mark_bot(player=bob).is_bot
+
+
+def test_the_docs_bot_plays_as_the_engines_greedy_player():
+    from tests.bots.helpers import docs_bot
+
+    pick = docs_bot().pick
+    state = replay(2310, "sultan-8", [])
+    while not state.is_over:
+        move = pick(legal_moves(state))
+        assert move == greedy_move(state)
+        state = apply(state, move)

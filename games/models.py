@@ -103,6 +103,9 @@ class Player(models.Model):
     # The account was deleted (games.accounts.services.account_delete): the
     # player row stays for its games, with no user and DELETED_NICKNAME.
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    # A program's account, marked once through its own token and for good
+    # (games.bots.rules): shown as BOT wherever its name shows, rated among bots.
+    is_bot = models.BooleanField(_("bot"), default=False)
 
     class Meta:
         verbose_name = _("player")
@@ -113,6 +116,11 @@ class Player(models.Model):
                 condition=Q(deleted_at__isnull=True)
                 | (Q(user__isnull=True) & Q(nickname=DELETED_NICKNAME)),
                 name="player_deleted_has_no_name",
+            ),
+            # Only an account becomes a bot: its token is how it does.
+            models.CheckConstraint(
+                condition=Q(is_bot=False) | Q(user__isnull=False) | Q(deleted_at__isnull=False),
+                name="player_bot_is_an_account",
             ),
         ]
 
@@ -507,12 +515,14 @@ class ModerationAction(AppendOnlyModel):
 # Projections kept by their rooms; importing them here registers the models.
 # The daily deal's and the challenges' rows live in their rooms; importing them
 # here registers them with the app.
+from games.api.models import AccessToken  # noqa: E402
 from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
 from games.daily.models import DailyAttempt  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
 __all__ = [
+    "AccessToken",
     "Challenge",
     "ChallengeAttempt",
     "DailyAttempt",

@@ -2,6 +2,8 @@ from django.urls import path
 
 from games import health
 from games.accounts import views as account_views
+from games.api import views as api_views
+from games.bots import views as bot_views
 from games.challenges import views as challenge_views
 from games.daily import views as daily_views
 from games.pages import home
@@ -43,6 +45,15 @@ urlpatterns = [
     path("accounts/login/", account_views.SultanLoginView.as_view(), name="login"),
     path("accounts/logout/", account_views.SultanLogoutView.as_view(), name="logout"),
     path("accounts/delete/", account_views.delete_account, name="account_delete"),
+    path("accounts/tokens/", api_views.tokens_page, name="account_tokens"),
+    path(
+        "accounts/tokens/<int:token_id>/revoke",
+        api_views.token_revoke_view,
+        name="account_token_revoke",
+    ),
+    # The public API's page; the API itself is at /api/v1/ (sultan_site/urls.py).
+    path("api/", api_views.api_docs_page, name="api_docs"),
+    path("r/<str:code>/bot", bot_views.race_add_bot, name="race_add_bot"),
     # JSON for the practice and replay pages.
     path("api/practice", practice_api.practice_start, name="api_practice"),
     path("api/games/<int:game_id>", practice_api.game_detail, name="api_game"),

@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.api.sockets import BearerTokenSockets  # noqa: E402
 from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
 from games.quotas.solver import solver_processes_start  # noqa: E402
 from games.races.publisher import Publisher  # noqa: E402
@@ -39,9 +40,13 @@ class _StartsRacePublisher:
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # A socket from another site's page is refused before it reaches a consumer.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # A socket from another site's page is refused before it reaches a consumer;
+        # a program's, with a bearer token, is the token's account (games/api/sockets.py).
+        "websocket": BearerTokenSockets(
+            browsers=AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+            programs=URLRouter(websocket_urlpatterns),
         ),
     }
 )

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    # Only for its bundled Redoc (the /api/ page): no CDN (games/api/).
+    "ninja",
     "games",
 ]
 
@@ -315,7 +317,21 @@ SULTAN_QUOTAS = {
     "analysis": _quota("analysis", 20, 60),
     "winnable": _quota("winnable", 10, 30),
     "race": _quota("race", 30, 90),
+    # The public API (games/api/): requests per token (not per player: each
+    # program its own) and per address, in each window.
+    "api": _quota("api", 600, 1800),
+    # House bots added to races, per player and per address.
+    "bot": _quota("bot", 20, 60),
 }
+
+# Bots (games/bots/): the minimum gap between a bot's moves, enforced on the race
+# socket (docs/protocol.md, "Bots"); how long a public lobby waits for a second
+# racer before the house bot takes the seat (0: never).
+SULTAN_BOT_MIN_GAP_MS = env_int("SULTAN_BOT_MIN_GAP_MS", 300)
+SULTAN_BOT_FILL_AFTER_S = env_int("SULTAN_BOT_FILL_AFTER_S", 60)
+# Where the house bot opens its race socket: this process's own address unless
+# set (behind a proxy, the proxy's), e.g. ws://127.0.0.1:8000.
+SULTAN_BOT_SOCKET_URL = env_str("SULTAN_BOT_SOCKET_URL", "")
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

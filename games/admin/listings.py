@@ -54,13 +54,15 @@ class PlayerAdmin(CountingAdmin):
     count_of = "games"
     search_fields = ("=id", "nickname", "user__username", "user__email")
     list_select_related = ("user",)
-    fields = ("nickname", "user", "created_at", "banned_at")
+    fields = ("nickname", "user", "is_bot", "created_at", "banned_at")
     actions = ("ban", "unban")
 
     @admin.display(description=gettext_lazy("kind"))
     def kind(self, player: Player) -> str:
         if player.deleted_at is not None:
             return _("deleted")
+        if player.is_bot:
+            return _("bot")  # a program's account (games/bots/)
         return _("guest") if player.is_guest else _("account")
 
     @admin.display(description=gettext_lazy("games"), ordering="related_count")

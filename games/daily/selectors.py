@@ -39,6 +39,7 @@ _FIELDS: Final = (
     "game__cards_played",
     "game__count_reached_ms",
     "game__last_seq",
+    "player__is_bot",
 )
 
 
@@ -60,8 +61,9 @@ class DailyResult:
 
 
 def _result(row: tuple[Any, ...]) -> DailyResult:
-    day, variant, game, player, nickname, status, cards, time_ms, moves = row
-    standing = Standing(player, nickname, game, status, cards, time_ms, moves)
+    day, variant, game, player, nickname, status, cards, time_ms, moves, *bot = row
+    # A board cached before bots were told apart has no last field: nobody was one.
+    standing = Standing(player, nickname, game, status, cards, time_ms, moves, bot=any(bot))
     return DailyResult(day, variant, standing)
 
 

@@ -36,8 +36,11 @@ def game_verdict(*, game: Game) -> Verdict:
 
 
 def verdicts(games: QuerySet[Game]) -> Iterator[tuple[int, Verdict]]:
-    """(game id, verdict) for every game long enough to judge, in one pass over their logs."""
-    judged = games.filter(last_seq__gt=MIN_GAPS).values("pk")
+    """(game id, verdict) for every game long enough to judge, in one pass over their logs.
+
+    A bot's games are never judged: it is a program by its own say, held to the
+    bots' pace by the server instead (games/bots/pace.py)."""
+    judged = games.filter(last_seq__gt=MIN_GAPS, player__is_bot=False).values("pk")
     rows = (
         players_own(Move.objects.filter(game__in=judged))
         .order_by("game_id", "seq")

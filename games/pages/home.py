@@ -19,9 +19,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.bots.house import house_bot_fill_later
+from games.bots.views import socket_base
 from games.common.http import client_address
 from games.engine import DEFAULT_VARIANT, VARIANTS
-from games.models import Player
+from games.models import Player, RaceStatus
 from games.pages.forms import PracticeForm, RaceForm, RaceNowForm
 from games.pages.history import player_recent_races
 from games.practice.selectors import player_latest_unfinished_practice
@@ -120,6 +122,9 @@ def race_now_view(request: HttpRequest, form: RaceNowForm, player: Player) -> Ht
     except RaceRefused as refused:
         form.add_error(None, refused.message)
         return _home(request, race_now_form=form, status=400)
+    if seat.new and seat.race.status == RaceStatus.LOBBY:
+        # Alone in a new lobby: the house bot comes if nobody else does (games/bots).
+        house_bot_fill_later(race_id=seat.race.pk, socket_base=socket_base(request))
     # Seating and leaving announced themselves through the race's outbox.
     return redirect("games:race", code=seat.race.code)
 

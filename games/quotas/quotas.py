@@ -53,16 +53,21 @@ def _count(key: str, window_s: int) -> int:
         return 1
 
 
-def quota_take(*, kind: str, player_id: int | None, address: str) -> None:
+def quota_take(
+    *, kind: str, player_id: int | None, address: str, token_id: int | None = None
+) -> None:
     """Count one request of `kind`; `QuotaExceeded` when the player's or the
-    address's quota for this window is spent."""
+    address's quota for this window is spent. A request made with an access
+    token (games/api/) counts against the token's quota instead of the player's."""
     window_s = int(settings.SULTAN_QUOTA_WINDOW_S)
     now = time.time()
     window = int(now // window_s)
     retry_after = max(1, int((window + 1) * window_s - now))
     per_player, per_address = _limits(kind)
     scopes = [("address", address, per_address)]
-    if player_id is not None:
+    if token_id is not None:
+        scopes.insert(0, ("token", str(token_id), per_player))
+    elif player_id is not None:
         scopes.insert(0, ("player", str(player_id), per_player))
     for scope, ident, limit in scopes:
         try:

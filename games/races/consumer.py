@@ -24,6 +24,7 @@ from django.db import DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.bots.pace import bot_pace_refusal
 from games.i18n.sockets import scope_language
 from games.metrics.definitions import MOVE_ACK_SECONDS, MOVES, SOCKETS_OPEN
 from games.models import Player, Race, RaceStatus
@@ -252,6 +253,14 @@ class RaceConsumer(TwoReaderConsumer):
             return
         if message.game is not None and message.game != self.game_id:
             await self._reject(message, "forbidden", _("this is not your game"), 0)
+            return
+        # A bot's move sooner than the bots' minimum gap is refused (games/bots/pace.py).
+        if self.player.is_bot and (
+            slow := await db(bot_pace_refusal)(
+                player=self.player, game_id=self.game_id, token=message.token
+            )
+        ):
+            await self._reject(message, slow.code, slow.message, slow.current_seq)
             return
         try:
             done = await db(race_move)(

@@ -72,8 +72,12 @@ class ConnectLimiter:
 
 
 def client_key(scope: Mapping[str, Any], cookie_name: str) -> str:
-    """The session cookie, else the peer's address (the proxy's X-Forwarded-For with
-    Daphne's --proxy-headers)."""
+    """A program's token (games/api/sockets.py), else the session cookie, else the peer's
+    address (the proxy's X-Forwarded-For with Daphne's --proxy-headers). Bots on one
+    machine, the house bot's among them, share an address, not a token."""
+    token = scope.get("api_token")
+    if token is not None:
+        return f"token:{token}"
     session = (scope.get("cookies") or {}).get(cookie_name)
     if session:
         return f"session:{session}"

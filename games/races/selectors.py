@@ -97,6 +97,7 @@ def _racers(race: Race, games: dict[int, Game], entries: list[RaceEntry]) -> lis
             {
                 "player": entry.player_id,
                 "nickname": entry.player.nickname,
+                "bot": entry.player.is_bot,
                 "host": entry.player_id == race.host_id,
                 "ready": entry.ready,
                 "here": entry.connections > 0,
@@ -146,6 +147,7 @@ class Standing:
     time_ms: int | None
     moves: int
     ghost: bool = False  # the recorded game a challenge races against
+    bot: bool = False  # a program's account (games.bots), shown as BOT
 
 
 def race_results(*, race: Race) -> list[Standing]:
@@ -215,6 +217,7 @@ def _standing(game: Game, origin: datetime | None) -> Standing:
         cards_played=walked.position.state.cards_played,
         time_ms=elapsed_ms(walked.count_reached, origin),
         moves=walked.events,
+        bot=game.player.is_bot,
     )
 
 
@@ -259,6 +262,7 @@ def standings_as_dicts(standings: list[Standing]) -> list[dict[str, Any]]:
             "time_ms": s.time_ms,
             "moves": s.moves,
             "ghost": s.ghost,
+            "bot": s.bot,
         }
         for rank, s in enumerate(standings, start=1)
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -13,9 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_identify
+from games.bots.think import PACES, STRENGTHS
 from games.common.http import notice
 from games.i18n.labels import variant_label
-from games.models import Player, Race, RaceStatus
+from games.models import Player, Race, RaceEntry, RaceStatus
 from games.races.selectors import race_by_code, race_role
 from games.races.services import RaceRefused, race_join
 
@@ -84,6 +86,16 @@ def _page_context(
         if race.open_deal
         else (_("Secret winnable deal") if race.winnable_deal else _("Secret deal")),
         "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
+        # The lobby's "add a bot", and a public lobby's word on its filler (games/bots).
+        "bot_addable": race.status == RaceStatus.LOBBY
+        and not race.public
+        and not RaceEntry.objects.filter(
+            race=race, left_at__isnull=True, player__is_bot=True
+        ).exists()
+        and RaceEntry.objects.filter(race=race, left_at__isnull=True).count() < race.seat_limit,
+        "bot_strengths": STRENGTHS,
+        "bot_paces": PACES,
+        "bot_fill_s": settings.SULTAN_BOT_FILL_AFTER_S,
     }
 
 

@@ -17,6 +17,7 @@ class BoardRow:
     username: str
     rating: int
     races: int
+    bot: bool = False  # a program's account (games.bots): shown as BOT
 
 
 def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[BoardRow]:
@@ -31,13 +32,13 @@ def leaderboard(*, variant: str, offset: int = 0, limit: int = 50) -> list[Board
         .values_list("player_id", "rating", "races")[offset : offset + limit]
     )
     names = {
-        pk: (nickname, username)
-        for pk, nickname, username in Player.objects.filter(
+        pk: (nickname, username, bot)
+        for pk, nickname, username, bot in Player.objects.filter(
             pk__in=[player for player, _, _ in rows]
-        ).values_list("pk", "nickname", "user__username")
+        ).values_list("pk", "nickname", "user__username", "is_bot")
     }
     return [
-        BoardRow(rank, *names[player], rating, races)
+        BoardRow(rank, *names[player][:2], rating, races, bot=names[player][2])
         for rank, (player, rating, races) in enumerate(rows, start=offset + 1)
     ]
 

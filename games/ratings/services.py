@@ -115,10 +115,27 @@ def _fields(
         RaceStanding.objects.filter(race__in=races)
         .filter(game__voided=False, game__flagged=False, game__player__user__isnull=False)
         .order_by("race__finished_at", "race_id", "rank")
-        .values_list("race_id", "race__finished_at", "game_id", "game__player_id", "place")
+        .values_list(
+            "race_id",
+            "race__finished_at",
+            "game_id",
+            "game__player_id",
+            "place",
+            "game__player__is_bot",
+            "race__public",
+            "race__host__is_bot",
+        )
     )
     for (race_id, at), group in groupby(rows.iterator(chunk_size=5000), key=lambda r: (r[0], r[1])):
-        yield race_id, at, [(game, player, place) for _, _, game, player, place in group]
+        entrants = list(group)
+        bots = {row[2] for row in entrants if row[5]}
+        # Bots are rated among bots, unless a person invited them: the host of a
+        # private race (docs/ratings.md). In a public race, or a bot's own, a
+        # person and a bot never move each other's ratings.
+        _, _, _, _, _, _, public, bot_host = entrants[0]
+        if bots and len(bots) < len(entrants) and (public or bot_host):
+            entrants = [row for row in entrants if row[2] not in bots]
+        yield race_id, at, [(game, player, place) for _, _, game, player, place, *_ in entrants]
 
 
 def _restore(variant: str, players: set[int]) -> dict[int, _Standing]:

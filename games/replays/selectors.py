@@ -94,6 +94,7 @@ def _racers(game: Game) -> list[dict[str, Any]]:
             {
                 "player": other.player_id,
                 "nickname": other.player.nickname,
+                "bot": other.player.is_bot,
                 "game": other.pk,
                 "you": other.pk == game.pk,
                 "ghost": ghost,

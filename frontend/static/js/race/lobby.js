@@ -82,6 +82,8 @@ export class LobbyView {
       const tags = [
         you && h("span", { class: "r-tag is-you" }, gettext("you")),
         hosting && h("span", { class: "r-tag is-host" }, gettext("host")),
+        // A program's account (docs/api.md, "Bots"): named as such wherever its name shows.
+        racer.bot && h("span", { class: "r-tag is-bot", title: gettext("A program plays this seat") }, gettext("BOT")),
       ];
       const mark = hosting
         ? h("span", { class: "lobby-mark is-host" }, gettext("Hosting"))

@@ -61,7 +61,8 @@ export class OpponentsView {
       h("div", { class: "opp-grid" }),
       h("span", { class: "opp-away", hidden: true }, gettext("away")),
       // A challenge's recorded game: a live opponent replayed, named as such.
-      racer.ghost ? h("span", { class: "opp-recorded" }, gettext("recorded")) : null);
+      racer.ghost ? h("span", { class: "opp-recorded" }, gettext("recorded")) : null,
+      racer.bot ? h("span", { class: "opp-recorded is-bot", title: gettext("A program plays this seat") }, gettext("BOT")) : null);
     this.#panels.set(racer.player, li);
     return li;
   }

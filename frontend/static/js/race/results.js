@@ -97,6 +97,7 @@ export class ResultsView {
         h("span", {}, row.nickname),
         you ? h("span", { class: "r-tag is-you" }, gettext("you")) : null,
         row.ghost ? h("span", { class: "r-tag" }, gettext("recorded")) : null,
+        row.bot ? h("span", { class: "r-tag is-bot", title: gettext("A program plays this seat") }, gettext("BOT")) : null,
         // Phones have no room for the result column: the result rides under the name.
         h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
       h("td", { class: "results-result" }, h("span", { class: `status-pill is-${row.status}` }, label)),

@@ -120,7 +120,7 @@ export function createChart(host, legend, racers, focus) {
     }
   }
 
-  legend.innerHTML = racers.map((r) => `<li><span class="swatch" data-game="${r.game}"></span>${escapeHtml(r.nickname)}${r.game === focus ? ` ${escapeHtml(gettext("(this game)"))}` : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
+  legend.innerHTML = racers.map((r) => `<li><span class="swatch" data-game="${r.game}"></span>${escapeHtml(r.nickname)}${r.bot ? ` ${escapeHtml(gettext("(BOT)"))}` : ""}${r.game === focus ? ` ${escapeHtml(gettext("(this game)"))}` : ""} · ${r.cards_played}/95 · ${STATUS_TEXT[r.status] ?? r.status}</li>`).join("");
   // Through the CSSOM: the Content-Security-Policy refuses style attributes in markup.
   for (const swatch of legend.querySelectorAll(".swatch")) {
     const racer = racers.find((r) => String(r.game) === swatch.dataset.game);
@@ -143,7 +143,7 @@ export function fillResults(table, results, focus) {
   const body = table.tBodies[0];
   body.innerHTML = (results ?? []).map((r) => `<tr>
     <td data-label="${LABEL.rank}">${r.rank}</td>
-    <td data-label="${LABEL.racer}">${escapeHtml(r.nickname)}</td>
+    <td data-label="${LABEL.racer}">${escapeHtml(r.nickname)}${r.bot ? ` <span class="tag tag-bot">${escapeHtml(gettext("BOT"))}</span>` : ""}</td>
     <td data-label="${LABEL.result}"><span class="pill pill-${r.status}">${STATUS_TEXT[r.status] ?? r.status}</span></td>
     <td data-label="${LABEL.cards}" class="num">${r.cards_played}/95</td>
     <td data-label="${LABEL.time}" class="num">${r.time_ms == null ? "—" : clock(r.time_ms)}</td>

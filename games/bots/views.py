@@ -1,0 +1,56 @@
+"""`POST /r/<code>/bot`: the host of a private race's lobby adds the house bot."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.accounts.selectors import player_for_request
+from games.bots.house import house_bot_add
+from games.common.errors import Refused
+from games.common.http import client_address, notice
+from games.races.selectors import race_by_code
+
+
+def socket_base(request: HttpRequest) -> str:
+    """Where the house bot opens its socket: the setting, else the address it was asked at."""
+    if settings.SULTAN_BOT_SOCKET_URL:
+        return str(settings.SULTAN_BOT_SOCKET_URL)
+    return f"{'wss' if request.is_secure() else 'ws'}://{request.get_host()}"
+
+
+@require_POST
+def race_add_bot(request: HttpRequest, code: str) -> HttpResponse:
+    race = race_by_code(code=code)
+    back = [(_("Back to the race"), f"/r/{code}/")]
+    if race is None:
+        return notice(
+            request, status=404, title=_("No such race"), message=_("No race has this link.")
+        )
+    player = player_for_request(request)
+    if player is None:
+        return notice(
+            request,
+            status=403,
+            title=_("Not your race"),
+            message=_("only the host adds a bot"),
+            actions=back,
+        )
+    try:
+        house_bot_add(
+            race=race,
+            by=player,
+            strength=request.POST.get("strength", ""),
+            pace=request.POST.get("pace", ""),
+            address=client_address(request),
+            socket_base=socket_base(request),
+        )
+    except Refused as refused:
+        status = getattr(refused, "status", 400)
+        return notice(
+            request, status=status, title=_("No bot added"), message=refused.message, actions=back
+        )
+    return redirect("games:race", code=race.code)

@@ -509,6 +509,7 @@ class ModerationAction(AppendOnlyModel):
 # here registers them with the app.
 from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
 from games.daily.models import DailyAttempt  # noqa: E402
+from games.fairness.models import IdentityLink, UnrankedGame  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
@@ -518,6 +519,7 @@ __all__ = [
     "DailyAttempt",
     "Game",
     "GameStatus",
+    "IdentityLink",
     "ModerationAction",
     "ModerationKind",
     "Move",
@@ -528,4 +530,5 @@ __all__ = [
     "RaceStatus",
     "Rating",
     "RatingChange",
+    "UnrankedGame",
 ]

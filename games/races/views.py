@@ -12,7 +12,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
-from games.accounts.services import player_identify
+from games.accounts.services import GuestRefused, player_identify
 from games.common.http import notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceStatus
@@ -50,7 +50,10 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
         return no_such_race(request)
-    player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    try:
+        player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    except GuestRefused as refused:
+        return _race_error(request, race, refused.message)
     if player is None:
         return _race_error(request, race, _("Pick a nickname to join, or log in."))
     try:

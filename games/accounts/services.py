@@ -23,7 +23,12 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
+from games.accounts.selectors import (
+    SESSION_EARLIER_KEY,
+    SESSION_PLAYER_KEY,
+    player_for_session,
+    session_earlier,
+)
 from games.accounts.signals import player_games_changed_after_commit
 from games.common import fields
 from games.common.errors import BadInput, Refused
@@ -45,10 +50,6 @@ from games.races.services import race_announce_racers
 log = logging.getLogger(__name__)
 
 MAX_NICKNAME: Final = 40
-# Who this browser was before a log-out or an account's deletion: [[player id, kind], ...].
-# The next player it becomes (a guest, a log-in, a sign-up) is linked to them
-# (games.fairness: one browser is one person, as far as rankings can tell).
-SESSION_EARLIER_KEY: Final = "sultan_earlier_players"
 _EARLIER_KEPT: Final = 16
 
 
@@ -104,7 +105,7 @@ def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player
 
 def session_remember_earlier(*, session: SessionBase, player_id: int, kind: str) -> None:
     """After a log-out or an account's deletion: the browser was this player."""
-    kept = [entry for entry in session.get(SESSION_EARLIER_KEY, []) if entry[0] != player_id]
+    kept = [[pk, k] for pk, k in session_earlier(session=session) if pk != player_id]
     session[SESSION_EARLIER_KEY] = [[player_id, kind], *kept][:_EARLIER_KEPT]
 
 
@@ -112,12 +113,10 @@ def session_link_earlier(*, session: SessionBase, player: Player) -> int:
     """Link `player` to every player this browser was before; returns how many games
     that left unranked (ratings replay for them)."""
     unranked = 0
-    for entry in session.get(SESSION_EARLIER_KEY, []):
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)):
-            continue
-        earlier = Player.objects.filter(pk=entry[0]).first()
-        if earlier is not None and entry[1] in IdentityKind.values:
-            unranked += identity_link(earlier=earlier, later=player, kind=entry[1])
+    for player_id, kind in session_earlier(session=session):
+        earlier = Player.objects.filter(pk=player_id).first()
+        if earlier is not None and kind in IdentityKind.values:
+            unranked += identity_link(earlier=earlier, later=player, kind=kind)
     if unranked:
         player_games_changed_after_commit(player_id=player.pk)
     return unranked
@@ -151,8 +150,8 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
     """On logging in: the guest's games, seats and hosted races become the account's.
 
     Returns how many games moved. An account without a player yet claims the
-    guest whole, as a sign-up does: one identity became another, and its results
-    stay ranked. An account that exists already takes the guest's games as
+    guest whole (a sign-up claims before this, and keeps the guest's ranked
+    results: one identity became another). An account that exists already takes the guest's games as
     history, never its ranked results: a guest's attempts and rated races come
     in unranked (docs/anticheat.md, "Identities"), so an account cannot keep
     the best of any number of guests' tries. The two are linked, so what either
@@ -167,6 +166,12 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
             return 0
         account = Player.objects.select_for_update().filter(user_id=user.pk).first()
         if account is None:
+            # An account made elsewhere (the admin, the shell) that never played: the
+            # guest becomes its player, but a log-in is no sign-up: its results come in
+            # unranked all the same.
+            games_unranked_carried(
+                games=list(Game.objects.filter(ranked_games(), player=locked).distinct())
+            )
             player_claim_for_user(player=locked, user=user)
             return Game.objects.filter(player=locked).count()
         raced = Game.objects.filter(player=account, race__isnull=False)

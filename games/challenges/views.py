@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
+from games.accounts.selectors import player_for_request, player_who_browses
 from games.accounts.services import GuestRefused, player_identify
 from games.challenges.models import Challenge, ChallengeAttempt
 from games.challenges.selectors import (
@@ -92,7 +92,7 @@ def _page(request: HttpRequest, challenge: Challenge, error: str | None = None) 
         "player": player,
         "share_url": request.build_absolute_uri(f"/c/{challenge.code}/"),
         "error": error,
-        "unranked": _unranked(player, attempt, recorded),
+        "unranked": _unranked(player_who_browses(request=request), attempt, recorded),
     }
     return render(request, "challenge.html", context, status=400 if error else 200)
 

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
+from games.accounts.selectors import player_for_request, player_who_browses
 from games.accounts.services import GuestRefused, player_identify
 from games.daily.models import DailyAttempt
 from games.daily.rules import (
@@ -133,7 +133,7 @@ def _day_page(
         "previous_day": day - timedelta(days=1),
         "next_day": day + timedelta(days=1) if day < today else None,
         "error": error,
-        "unranked": _unranked(player, attempt, day, variant, today),
+        "unranked": _unranked(player_who_browses(request=request), attempt, day, variant, today),
     }
     if player is not None:
         context["streaks"] = daily_streaks(player=player, today=today)

@@ -34,7 +34,7 @@ from games.pages.home import home_context
 from games.pages.refusals import unknown_variant
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
-from games.replays.access import HIDDEN, IN_PLAY, replay_gate
+from games.replays.access import HIDDEN, IN_PLAY, SEALED, replay_gate
 from games.store.selectors import game_record, race_has_ended
 
 HISTORY_PAGE: Final = 25
@@ -129,7 +129,14 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
             message=_("Finish or resign the game first: its replay opens once it is over."),
             actions=[(_("Continue the game"), url), (_("Home"), "/")],
         )
-    assert game.race is not None
+    if access == SEALED or game.race is None:
+        return notice(
+            request,
+            status=403,
+            title=_("This deal is sealed"),
+            message=deal_sealed_message(),
+            actions=[(_("Home"), "/")],
+        )
     sealed_until = game.race.secret_until
     if race_has_ended(race=game.race) and (sealed_until is None or sealed_until < timezone.now()):
         # Sealed past its end with no day to wait for: a challenge on a deal that

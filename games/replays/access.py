@@ -17,6 +17,7 @@ OPEN: Final = "open"
 RACE_RUNNING: Final = "race_running"  # a race game: the others still play this deal
 IN_PLAY: Final = "in_play"  # the viewer's own practice game, not over yet
 HIDDEN: Final = "hidden"  # someone else's practice game, or none at all
+SEALED: Final = "sealed"  # the viewer's practice game on a deal now played for a ranking
 
 
 def game_for_replay(*, game_id: int) -> Game | None:
@@ -33,7 +34,7 @@ def replay_access(*, game: Game | None, viewer: Player | None, moderator: bool =
         return HIDDEN
     if game.race is None and deal_sealed(seed=game.seed):
         # A practice game on a deal now played for a ranking: sealed for everyone.
-        return RACE_RUNNING if viewer is not None and viewer.pk == game.player_id else HIDDEN
+        return SEALED if viewer is not None and viewer.pk == game.player_id else HIDDEN
     if game_record_visible(game=game, viewer=viewer):
         return OPEN
     if moderator and game_deal_open_to_moderators(game=game):

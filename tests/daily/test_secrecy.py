@@ -116,7 +116,7 @@ def test_no_hint_or_analysis_for_the_days_deal_played_in_practice(finished, bob:
     # The replay gate closes before the solver is asked: the deal is sealed for everyone.
     analysis = client.get(f"/api/games/{practice['game']['id']}/analysis")
     assert analysis.status_code == 403
-    assert analysis.json()["code"] == "race_running"
+    assert analysis.json()["code"] == "sealed"
 
 
 def test_the_days_page_never_shows_the_deal_until_the_day_is_over(finished, bob: Player):

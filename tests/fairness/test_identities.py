@@ -58,6 +58,7 @@ def test_the_account_is_told_before_it_starts_that_a_guest_saw_the_deal(alice: P
     resign(play_some(mine.game, 2))
     guests = daily_by_browser(browser, "not-alice")
     resign(guests.game)
+    assert alice.user is not None
     browser.force_login(alice.user)  # the user_logged_in receiver runs as for a form log-in
     guests.refresh_from_db()
     assert guests.player.is_guest  # one attempt a day: it stays with the guest ...

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import GuestRefused, player_identify
 from games.common.http import notice
+from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceStatus
 from games.races.selectors import race_by_code, race_role
@@ -87,7 +88,19 @@ def _page_context(
         if race.open_deal
         else (_("Secret winnable deal") if race.winnable_deal else _("Secret deal")),
         "share_url": request.build_absolute_uri(f"/r/{race.code}/"),
+        "unranked": _unranked(race, player),
     }
+
+
+def _unranked(race: Race, player: Player | None) -> str:
+    """A rated race's racer (or one about to join) who has seen its deal is told so."""
+    if not race.rated or player is None:
+        return ""
+    game = race.games.filter(player=player).select_related("unranked").first()
+    if game is not None:
+        judged = getattr(game, "unranked", None)
+        return ranking_notice(judged.reason) if judged is not None else ""
+    return ranking_for(player=player, seed=race.seed).notice
 
 
 def _time_limit_label(minutes: int, seconds: int) -> str:

@@ -82,3 +82,13 @@ def test_a_rated_race_on_a_deal_a_racer_has_seen_rates_the_others(
     assert UnrankedGame.objects.get().seen_in == practised
     rated = dict(RatingChange.objects.filter(race=race).values_list("player", "rank"))
     assert rated == {alice.pk: 1, charlie.pk: 2}  # bob's best result is his, unranked
+
+
+def test_the_race_page_tells_a_racer_who_has_seen_its_deal(alice: Player, bob: Player):
+    from games.races.services import race_create
+    from tests.pages.helpers import client_for
+
+    race = race_create(host=alice, rated=True)
+    assert "Unranked." not in client_for(bob).get(f"/r/{race.code}/").content.decode()
+    game_create(player=bob, variant="pysolfc", seed=race.seed)
+    assert "Unranked." in client_for(bob).get(f"/r/{race.code}/").content.decode()

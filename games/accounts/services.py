@@ -66,7 +66,7 @@ class GuestRefused(Refused):
 def nickname_clean(nickname: object) -> str:
     """The one check of a nickname (games.common.fields.display_name), for every path
     that names a player: `BadInput` with a clear message when it is refused."""
-    return fields.display_name(nickname, field="nickname", limit=MAX_NICKNAME)
+    return fields.display_name(nickname, what=_("A nickname"), limit=MAX_NICKNAME)
 
 
 def player_create_guest(*, nickname: str) -> Player:

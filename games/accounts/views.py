@@ -50,7 +50,7 @@ class SignupUsernameField(UsernameField):
 
     def run_validators(self, value: Any) -> None:
         try:
-            fields.display_name(value, field=_("username"), limit=150)
+            fields.display_name(value, what=_("A username"), limit=150)
         except BadInput as bad:
             raise forms.ValidationError(bad.message, code=bad.code) from None
         super().run_validators(value)

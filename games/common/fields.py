@@ -30,27 +30,28 @@ def has_hidden_characters(value: str) -> bool:
     return any(c in INVISIBLE or unicodedata.category(c) in _REFUSED_CATEGORIES for c in value)
 
 
-def display_name(value: object, *, field: str, limit: int) -> str:
-    """A name people see (a nickname, a username): NFC-normalised, its runs of
-    spaces made one, 1 to `limit` characters, refused when it holds a control or
-    a direction override. The one check for every name, from a form or JSON."""
+def display_name(value: object, *, what: str, limit: int) -> str:
+    """A name people see (a nickname, a username; `what` names it in the message, "A
+    nickname"): NFC-normalised, its runs of spaces made one, 1 to `limit` characters,
+    refused when it holds a control or a direction override. The one check for every
+    name, from a form or JSON."""
     if not isinstance(value, str):
-        raise BadInput("bad_name", _("'%(field)s' is text") % {"field": field})
+        raise BadInput("bad_name", _("%(what)s is text.") % {"what": what})
     # Tabs and line breaks are controls too: refused, not folded into spaces.
     if has_hidden_characters(value):
         raise BadInput(
             "bad_name",
             _(
-                "'%(field)s' may not contain control characters or characters that change "
-                "the direction of text"
+                "%(what)s may not contain control characters or characters that change "
+                "the direction of text."
             )
-            % {"field": field},
+            % {"what": what},
         )
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if not 0 < len(name) <= limit:
         raise BadInput(
             "bad_name",
-            _("'%(field)s' is 1 to %(limit)d characters") % {"field": field, "limit": limit},
+            _("%(what)s is 1 to %(limit)d characters.") % {"what": what, "limit": limit},
         )
     return name
 

@@ -70,9 +70,9 @@ def test_a_username_with_a_hidden_character_is_refused_with_words():
 
 def test_a_name_is_nfc_normalised_and_its_spaces_folded():
     decomposed = "Zoe\u0301  Brontë"  # e + combining acute
-    assert display_name(decomposed, field="nickname", limit=40) == "Zoé Brontë"
-    assert display_name("emoji \U0001f469\u200d\U0001f4bb", field="nickname", limit=40)
+    assert display_name(decomposed, what="A nickname", limit=40) == "Zoé Brontë"
+    assert display_name("emoji \U0001f469\u200d\U0001f4bb", what="A nickname", limit=40)
     with pytest.raises(BadInput):
-        display_name("   ", field="nickname", limit=40)
+        display_name("   ", what="A nickname", limit=40)
     with pytest.raises(BadInput):
-        display_name("x" * 41, field="nickname", limit=40)
+        display_name("x" * 41, what="A nickname", limit=40)

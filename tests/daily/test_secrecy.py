@@ -12,11 +12,17 @@ from django.test import Client
 from django.urls import reverse
 
 from games.daily.rules import daily_today
-from games.models import Player
+from games.models import Game, Player
 from games.races.selectors import deal_raced_now, race_info
 from games.store.selectors import race_deal_public, race_deal_sealed
 from games.store.services import game_create
-from tests.daily.helpers import attempt, play_some, resign, unseal
+from tests.daily.helpers import (
+    attempt,
+    challenge_made_before_the_seal_rule,
+    play_some,
+    resign,
+    unseal,
+)
 from tests.pages.helpers import client_for, post_json
 
 pytestmark = pytest.mark.django_db
@@ -144,22 +150,9 @@ def test_a_past_day_shows_its_deal_replays_and_verdict(alice: Player, bob: Playe
 def test_the_admins_daily_and_challenge_pages_never_show_a_sealed_deal(
     finished, alice: Player, bob: Player, moderator: User
 ):
-    from games.models import Challenge, ChallengeAttempt, Game
-    from games.races.services import race_start_solo
-
-    # Made as the service made them before a sealed deal refused challenges (issue 22):
-    # rows that may still be in the database.
-    challenge = Challenge.objects.create(game=finished.game, created_by=alice)
-    race = race_start_solo(
-        host=bob,
-        variant="sultan",
-        seed=finished.race.seed,
-        time_limit_s=900,
-        secret_until=finished.race.secret_until,
-        ghost=finished.game,
-    )
-    taken = ChallengeAttempt.objects.create(
-        challenge=challenge, player=bob, race=race, game=Game.objects.get(race=race)
+    recorded = Game.objects.select_related("race").get(pk=finished.game_id)
+    challenge, taken = challenge_made_before_the_seal_rule(
+        recorded=recorded, maker=alice, player=bob
     )
     client = Client()
     client.force_login(moderator)

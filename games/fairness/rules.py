@@ -114,8 +114,8 @@ def deal_sealed(*, seed: int, now: datetime | None = None, besides: int | None =
 
 def deal_sealed_message() -> str:
     return gettext(
-        "This deal is sealed: it is being played for a ranking (a daily deal until the day "
-        "is over for everyone, a race until it ends). Try again once it is open."
+        "This deal is being played for a ranking, and stays sealed until then: a daily "
+        "deal until the day is over for everyone, a race until it ends."
     )
 
 

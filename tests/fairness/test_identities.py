@@ -123,7 +123,7 @@ def test_the_daily_page_says_so_before_the_attempt_in_both_languages():
     assert "Unranked." in browser.get("/daily/").content.decode()
     russian = browser.get("/daily/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Без рейтинга." in russian
-    assert "Вы уже видели эту сдачу" in russian
+    assert "Вы уже видели этот расклад" in russian
     assert is_unranked(daily_by_browser(browser, "ines-again"))
     assert Client().get("/daily/").content.decode().count("Unranked.") == 0
 

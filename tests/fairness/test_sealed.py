@@ -43,7 +43,7 @@ def test_it_refuses_a_challenge_on_an_open_daily(resigned: DailyAttempt, alice: 
     """Defect 1: POST /games/<her game>/challenge was accepted while the day still ran."""
     response = client_for(alice).post(f"/games/{resigned.game_id}/challenge")
     assert response.status_code == 400
-    assert "This deal is sealed" in response.content.decode()
+    assert "stays sealed" in response.content.decode()
     assert not Challenge.objects.exists()
     unseal(resigned.race)
     assert client_for(alice).post(f"/games/{resigned.game_id}/challenge").status_code == 302
@@ -55,7 +55,7 @@ def test_a_challenge_made_before_the_rule_cannot_be_taken_while_the_day_runs(
     made = Challenge.objects.create(game=resigned.game, created_by=alice)
     response = client_for(bob).post(f"/c/{made.code}/take")
     assert response.status_code == 400
-    assert "This deal is sealed" in response.content.decode()
+    assert "stays sealed" in response.content.decode()
     assert not made.attempts.exists()
 
 

@@ -518,6 +518,7 @@ class ModerationAction(AppendOnlyModel):
 from games.api.models import AccessToken  # noqa: E402
 from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
 from games.daily.models import DailyAttempt  # noqa: E402
+from games.fairness.models import IdentityLink, UnrankedGame  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
@@ -528,6 +529,7 @@ __all__ = [
     "DailyAttempt",
     "Game",
     "GameStatus",
+    "IdentityLink",
     "ModerationAction",
     "ModerationKind",
     "Move",
@@ -538,4 +540,5 @@ __all__ = [
     "RaceStatus",
     "Rating",
     "RatingChange",
+    "UnrankedGame",
 ]

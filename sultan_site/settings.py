@@ -281,8 +281,14 @@ RACE_PUBLIC_COUNTDOWN_S = env_int("SULTAN_RACE_PUBLIC_COUNTDOWN_S", 15)
 WS_RATE_PER_S = env_int("SULTAN_WS_RATE_PER_S", 30)
 # Race sockets one client (session, else address) may open: a burst, then a rate.
 # Each costs a snapshot; a reconnect loop is refused before that (games/races/limits.py).
+# A client is a session that exists, else its address (an invented cookie is no client).
 WS_CONNECT_BURST = env_int("SULTAN_WS_CONNECT_BURST", 10)
 WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
+# Every socket from one address, sessions or not: several people may share an address.
+WS_ADDRESS_CONNECT_BURST = env_int("SULTAN_WS_ADDRESS_CONNECT_BURST", 100)
+WS_ADDRESS_CONNECTS_PER_MIN = env_int("SULTAN_WS_ADDRESS_CONNECTS_PER_MIN", 300)
+# Race sockets one address may hold open at once, per process (nginx's limit_conn: in all).
+WS_OPEN_PER_ADDRESS = env_int("SULTAN_WS_OPEN_PER_ADDRESS", 50)
 # Heartbeats (docs/protocol.md): the server sends a frame at least this often, and
 # closes a socket it has heard nothing from for the second (clients ping every 20 s).
 WS_HEARTBEAT_S = env_int("SULTAN_WS_HEARTBEAT_S", 20)
@@ -322,6 +328,10 @@ SULTAN_QUOTAS = {
     "api": _quota("api", 600, 1800),
     # House bots added to races, per player and per address.
     "bot": _quota("bot", 20, 60),
+    # New guests and sign-ups per address (the per-player number is unused: there is
+    # no player yet). A fresh identity is a fresh sight of every deal (docs/anticheat.md).
+    "guest": _quota("guest", 1, 10),
+    "signup": _quota("signup", 1, 5),
 }
 
 # Bots (games/bots/): the minimum gap between a bot's moves, enforced on the race

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.accounts.services import player_for_user
 from games.models import Player, Race, RaceStatus
+from games.races.limits import admission
 from games.store.append_only import log_erasure_allowed
 from games.store.cache import positions
 
@@ -49,6 +50,13 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
 def _quotas_afresh() -> None:
     """Every test starts with no quota spent (games/quotas/): all tests come from one address."""
     _quota_counters_clear()
+
+
+@pytest.fixture(autouse=True)
+def _socket_admission_afresh() -> None:
+    """Every test's sockets start with full buckets and none open (games/races/limits.py):
+    all tests' sockets come from one address."""
+    admission.__init__()  # type: ignore[misc]
 
 
 def _quota_counters_clear() -> None:

@@ -13,6 +13,35 @@ from games.models import Player
 
 # The session key that is a guest's only way in.
 SESSION_PLAYER_KEY: Final = "sultan_player_id"
+# Who this browser was before a log-out or an account's deletion: [[player id, kind], ...].
+# The next player it becomes (a guest, a log-in, a sign-up) is linked to them
+# (games.fairness: one browser is one person, as far as rankings can tell).
+SESSION_EARLIER_KEY: Final = "sultan_earlier_players"
+
+
+def session_earlier(*, session: SessionBase) -> list[tuple[int, str]]:
+    """The players this browser was before (see SESSION_EARLIER_KEY), well-formed only."""
+    kept = session.get(SESSION_EARLIER_KEY, [])
+    if not isinstance(kept, list):
+        return []
+    return [
+        (entry[0], entry[1])
+        for entry in kept
+        if isinstance(entry, list)
+        and len(entry) == 2
+        and isinstance(entry[0], int)
+        and isinstance(entry[1], str)
+    ]
+
+
+def player_who_browses(*, request: HttpRequest) -> Player | None:
+    """Whom a ranking judges the visitor as: their player, else the player this browser
+    was before a log-out (a guest made now would be linked to them)."""
+    player = player_for_request(request)
+    if player is not None:
+        return player
+    earlier = session_earlier(session=request.session)
+    return Player.objects.filter(pk=earlier[0][0]).first() if earlier else None
 
 
 def player_for_request(request: HttpRequest) -> Player | None:

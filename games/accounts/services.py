@@ -5,23 +5,36 @@ A guest is reached only through its session; an account's player through its
 user. Claiming moves the guest under the user, so everything the guest played
 (practice, races, history) is the account's from then on, and the old session
 key no longer reaches it (`player_for_session` looks up guests only). An
-account that already has a player takes the guest's games into it instead.
+account that already has a player takes the guest's games into it instead, as
+history: their ranked results stay out of its rankings (docs/anticheat.md).
+Guests are throttled per address; every name is checked by `nickname_clean`.
 """
 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from typing import Final
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from games.accounts.selectors import SESSION_PLAYER_KEY, player_for_session
+from games.accounts.selectors import (
+    SESSION_EARLIER_KEY,
+    SESSION_PLAYER_KEY,
+    player_for_session,
+    session_earlier,
+)
 from games.accounts.signals import player_games_changed_after_commit
-from games.common.errors import Refused
+from games.common import fields
+from games.common.errors import BadInput, Refused
+from games.common.http import client_address
+from games.fairness.models import IdentityKind
+from games.fairness.services import games_unranked_carried, identity_link, ranked_games
 from games.models import (
     ChallengeAttempt,
     DailyAttempt,
@@ -31,39 +44,82 @@ from games.models import (
     RaceEntry,
     RaceStatus,
 )
+from games.quotas.quotas import QuotaExceeded, quota_take
 from games.races.services import race_announce_racers
 
 log = logging.getLogger(__name__)
 
 MAX_NICKNAME: Final = 40
+_EARLIER_KEPT: Final = 16
 
 
-def _clean_nickname(nickname: str) -> str:
-    cleaned = " ".join(nickname.split())[:MAX_NICKNAME]
-    if not cleaned:
-        raise ValueError("a nickname needs at least one visible character")
-    return cleaned
+class GuestRefused(Refused):
+    """No new guest, nothing written: `code` bad_name (400) or quota (429, after
+    `retry_after` seconds)."""
+
+    def __init__(self, code: str, message: str, *, status: int, retry_after: int = 0) -> None:
+        super().__init__(code, message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def nickname_clean(nickname: object) -> str:
+    """The one check of a nickname (games.common.fields.display_name), for every path
+    that names a player: `BadInput` with a clear message when it is refused."""
+    return fields.display_name(nickname, what=_("A nickname"), limit=MAX_NICKNAME)
 
 
 def player_create_guest(*, nickname: str) -> Player:
     """A new guest. Nicknames are not unique: two guests may share one."""
-    return Player.objects.create(nickname=_clean_nickname(nickname))
+    return Player.objects.create(nickname=nickname_clean(nickname))
 
 
 def player_for_user(*, user: AbstractBaseUser) -> Player:
     """The account's player, created on first use with the username as nickname."""
-    player, _ = Player.objects.get_or_create(
-        user_id=user.pk, defaults={"nickname": _clean_nickname(user.get_username())}
-    )
+    name = unicodedata.normalize("NFC", user.get_username())[:MAX_NICKNAME]
+    player, _ = Player.objects.get_or_create(user_id=user.pk, defaults={"nickname": name})
     return player
 
 
 def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player:
-    """Create a guest and bind it to this browser's session (the session is its only key)."""
-    player = player_create_guest(nickname=nickname)
+    """Create a guest and bind it to this browser's session (the session is its only key).
+
+    Guests are counted per address (games.quotas, kind `guest`): a guest is free,
+    and a fresh one is a fresh sight of every deal, so a flood of them is refused."""
+    try:
+        name = nickname_clean(nickname)
+    except BadInput as bad:
+        raise GuestRefused(bad.code, bad.message, status=400) from None
+    try:
+        quota_take(kind="guest", player_id=None, address=client_address(request))
+    except QuotaExceeded as refused:
+        raise GuestRefused(
+            refused.code, refused.message, status=refused.status, retry_after=refused.retry_after
+        ) from None
+    player = Player.objects.create(nickname=name)
     request.session.cycle_key()
     request.session[SESSION_PLAYER_KEY] = player.pk
+    session_link_earlier(session=request.session, player=player)
     return player
+
+
+def session_remember_earlier(*, session: SessionBase, player_id: int, kind: str) -> None:
+    """After a log-out or an account's deletion: the browser was this player."""
+    kept = [[pk, k] for pk, k in session_earlier(session=session) if pk != player_id]
+    session[SESSION_EARLIER_KEY] = [[player_id, kind], *kept][:_EARLIER_KEPT]
+
+
+def session_link_earlier(*, session: SessionBase, player: Player) -> int:
+    """Link `player` to every player this browser was before; returns how many games
+    that left unranked (ratings replay for them)."""
+    unranked = 0
+    for player_id, kind in session_earlier(session=session):
+        earlier = Player.objects.filter(pk=player_id).first()
+        if earlier is not None and kind in IdentityKind.values:
+            unranked += identity_link(earlier=earlier, later=player, kind=kind)
+    if unranked:
+        player_games_changed_after_commit(player_id=player.pk)
+    return unranked
 
 
 class ClaimRefused(Refused):
@@ -84,7 +140,7 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
         if Player.objects.filter(user_id=user.pk).exists():
             raise ClaimRefused("has_player", _("this account already has a player"))
         guest.user_id = user.pk
-        guest.nickname = user.get_username()[:MAX_NICKNAME]
+        guest.nickname = unicodedata.normalize("NFC", user.get_username())[:MAX_NICKNAME]
         guest.save(update_fields=["user", "nickname"])
         player_games_changed_after_commit(player_id=guest.pk)
     return guest
@@ -94,10 +150,15 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
     """On logging in: the guest's games, seats and hosted races become the account's.
 
     Returns how many games moved. An account without a player yet claims the
-    guest whole, as a sign-up does. A race the account already plays (or sits
-    in) stays with the guest, as one player plays a race once. A banned guest
-    keeps everything: logging in must not shed a ban. Moves are not touched:
-    a game's log is the same whoever's name is on it.
+    guest whole (a sign-up claims before this, and keeps the guest's ranked
+    results: one identity became another). An account that exists already takes the guest's games as
+    history, never its ranked results: a guest's attempts and rated races come
+    in unranked (docs/anticheat.md, "Identities"), so an account cannot keep
+    the best of any number of guests' tries. The two are linked, so what either
+    saw, both saw. A race the account already plays (or sits in) stays with the
+    guest, as one player plays a race once. A banned guest keeps everything:
+    logging in must not shed a ban. Moves are not touched: a game's log is the
+    same whoever's name is on it.
     """
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=guest.pk)
@@ -105,6 +166,12 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
             return 0
         account = Player.objects.select_for_update().filter(user_id=user.pk).first()
         if account is None:
+            # An account made elsewhere (the admin, the shell) that never played: the
+            # guest becomes its player, but a log-in is no sign-up: its results come in
+            # unranked all the same.
+            games_unranked_carried(
+                games=list(Game.objects.filter(ranked_games(), player=locked).distinct())
+            )
             player_claim_for_user(player=locked, user=user)
             return Game.objects.filter(player=locked).count()
         raced = Game.objects.filter(player=account, race__isnull=False)
@@ -119,13 +186,15 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         ).exclude(pk__in=shared)
         races = set(moving.values_list("pk", flat=True))
         games = Game.objects.filter(player=locked).exclude(race_id__in=shared)
+        games_unranked_carried(games=list(games.filter(ranked_games()).distinct()))
         moved = games.update(player=account)
-        if moved:
-            player_games_changed_after_commit(player_id=account.pk)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
         DailyAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
         ChallengeAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
+        unranked = identity_link(earlier=locked, later=account, kind=IdentityKind.LOGIN)
+        if moved or unranked:
+            player_games_changed_after_commit(player_id=account.pk)
         # Races still on show the new name: their racers are announced again.
         for race_id in (
             Race.objects.filter(pk__in=races)
@@ -153,13 +222,10 @@ def _attempts_the_account_has(guest: Player, account: Player) -> set[int]:
 
 
 def player_rename(*, player: Player, nickname: str) -> Player:
-    """A guest's new display name. Accounts keep their username."""
-    cleaned = " ".join(nickname.split())[:MAX_NICKNAME]
-    if not cleaned:
-        raise ValueError("a nickname needs at least one visible character")
+    """A guest's new display name (`BadInput` when refused). Accounts keep their username."""
     if not player.is_guest:
         raise ValueError("an account plays under its username")
-    player.nickname = cleaned
+    player.nickname = nickname_clean(nickname)
     player.save(update_fields=["nickname"])
     return player
 
@@ -177,11 +243,14 @@ def player_on_login(*, request: HttpRequest | None, user: AbstractBaseUser, **_:
     if guest is not None:
         moved = player_take_guest_games(guest=guest, user=user)
         log.info("guest #%s: %s games into user %s", guest.pk, moved, user.pk)
-    player_for_user(user=user)
+    player = player_for_user(user=user)
+    if request is not None:
+        session_link_earlier(session=request.session, player=player)
 
 
 def player_identify(*, request: HttpRequest, nickname: str | None) -> Player | None:
-    """The visitor's player; a new guest bound to this session when they give a nickname."""
+    """The visitor's player; a new guest bound to this session when they give a nickname
+    (`GuestRefused` when the nickname or the address's guest quota says no)."""
     player = player_for_session(user=request.user, session=request.session)
     if player is not None:
         return player

@@ -24,7 +24,16 @@ from django.views.decorators.http import require_http_methods
 
 from games.accounts.deletion import DeletionRefused, account_delete
 from games.accounts.selectors import player_for_request
-from games.accounts.services import ClaimRefused, player_claim_for_user
+from games.accounts.services import (
+    ClaimRefused,
+    player_claim_for_user,
+    session_remember_earlier,
+)
+from games.common import fields
+from games.common.errors import BadInput
+from games.common.http import client_address
+from games.fairness.models import IdentityKind
+from games.quotas.quotas import QuotaExceeded, quota_take
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +44,23 @@ else:  # the form is generic for the type checker only
     _UserForm = UserCreationForm
 
 
+class SignupUsernameField(UsernameField):
+    """A username is a name others see: the nickname's check first, for its clear
+    words on a control or a direction override; then Django's own."""
+
+    def run_validators(self, value: Any) -> None:
+        try:
+            fields.display_name(value, what=_("A username"), limit=150)
+        except BadInput as bad:
+            raise forms.ValidationError(bad.message, code=bad.code) from None
+        super().run_validators(value)
+
+
 class SignupForm(_UserForm):
     class Meta:
         model = User
         fields = ("username",)
-        field_classes = {"username": UsernameField}
+        field_classes = {"username": SignupUsernameField}
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -56,6 +77,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     guest = player_for_request(request)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        try:
+            # Accounts are counted per address: each is a fresh sight of every deal.
+            quota_take(kind="signup", player_id=None, address=client_address(request))
+        except QuotaExceeded as refused:
+            form.add_error(None, refused.message)
+            context = {"form": form, "guest": guest, "next": _next_url(request)}
+            response = render(request, "registration/signup.html", context, status=refused.status)
+            response["Retry-After"] = str(refused.retry_after)
+            return response
         with transaction.atomic():
             user = form.save()
             if guest is not None:
@@ -95,6 +125,16 @@ class SultanLoginView(LoginView):
 class SultanLogoutView(LogoutView):
     next_page = "/"
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        """Log out, and let the browser's next player be linked to this one (games.fairness)."""
+        player = player_for_request(request)
+        response = super().post(request, *args, **kwargs)
+        if player is not None:
+            session_remember_earlier(
+                session=request.session, player_id=player.pk, kind=IdentityKind.LOGOUT
+            )
+        return response
+
 
 class DeleteAccountForm(forms.Form):
     password = forms.CharField(label=gettext_lazy("Password"), widget=forms.PasswordInput)
@@ -119,11 +159,16 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST if request.method == "POST" else None, user=user)
     if request.method == "POST" and form.is_valid():
         try:
-            account_delete(user=user)
+            kept = account_delete(user=user)
         except DeletionRefused as refused:
             form.add_error(None, refused.message)
         else:
             logout(request)
+            if kept is not None:
+                # An account made again in this browser has seen what this one saw.
+                session_remember_earlier(
+                    session=request.session, player_id=kept.pk, kind=IdentityKind.DELETION
+                )
             context = {
                 "title": _("Your account is deleted"),
                 "message": _(

@@ -4,6 +4,7 @@ Every page needs the `games.moderate` permission; nothing here can add,
 change or delete a move.
 """
 
+from games.admin.fairness import IdentityLinkAdmin, UnrankedGameAdmin
 from games.admin.games import GameAdmin
 from games.admin.listings import ModerationActionAdmin, PlayerAdmin, RaceAdmin
 from games.admin.social import ChallengeAdmin, ChallengeAttemptAdmin, DailyAttemptAdmin
@@ -13,7 +14,9 @@ __all__ = [
     "ChallengeAttemptAdmin",
     "DailyAttemptAdmin",
     "GameAdmin",
+    "IdentityLinkAdmin",
     "ModerationActionAdmin",
     "PlayerAdmin",
     "RaceAdmin",
+    "UnrankedGameAdmin",
 ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.admin.base import CountingAdmin, ModerationOnlyAdmin, related_count
+from games.admin.fairness import RehearsalFilter
 from games.models import Challenge, ChallengeAttempt, DailyAttempt, Game
 from games.store.selectors import game_deal_open_to_moderators
 
@@ -29,6 +30,7 @@ def _deal(game: Game) -> str:
 def _result(game: Game) -> str:
     marks = [_("void")] if game.voided else []
     marks += [_("flagged")] if game.flagged else []
+    marks += [_("unranked")] if hasattr(game, "unranked") else []
     shown = _("%(status)s, %(cards)d/95") % {"status": game.status, "cards": game.cards_played}
     return " · ".join([shown, *marks])
 
@@ -50,8 +52,8 @@ class _AttemptAdmin(ModerationOnlyAdmin):
 @admin.register(DailyAttempt)
 class DailyAttemptAdmin(_AttemptAdmin):
     list_display = ("day", "variant", "player", "result", "game", "race", "created_at")
-    list_filter = ("variant", "day", "game__status", "game__voided")
-    list_select_related = ("player", "game", "race")
+    list_filter = ("variant", "day", "game__status", "game__voided", RehearsalFilter)
+    list_select_related = ("player", "game", "race", "game__unranked")
     search_fields = _BY_PLAYER
     fields = (("day", "variant"), "player", ("race", "game"), "result", "deal", "created_at")
     readonly_fields = ("result", "deal")
@@ -62,7 +64,7 @@ class DailyAttemptAdmin(_AttemptAdmin):
 class ChallengeAttemptAdmin(_AttemptAdmin):
     list_display = ("challenge", "player", "result", "game", "race", "created_at")
     list_filter = ("game__status", "game__voided")
-    list_select_related = ("player", "game", "race", "challenge")
+    list_select_related = ("player", "game", "race", "challenge", "game__unranked")
     search_fields = ("challenge__code", *_BY_PLAYER)
     fields = ("challenge", "player", ("race", "game"), "result", "deal", "created_at")
     readonly_fields = ("result", "deal")

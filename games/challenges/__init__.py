@@ -6,7 +6,8 @@ the race page shows it as a live opponent and ranks it); services.py makes a
 challenge and starts an attempt; selectors.py ranks a challenge's attempts
 with the original; views.py serves /c/<code>/.
 
-May import: games.races (an attempt is a race of one), games.store,
+May import: games.races (an attempt is a race of one), games.fairness (sealed
+deals, which attempts rank), games.store,
 games.accounts, games.engine, games.common, games.models,
 games.i18n (names of variants).
 """

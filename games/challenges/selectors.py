@@ -32,9 +32,10 @@ class ChallengeRow:
 
 
 def challenge_ranking(*, challenge: Challenge) -> list[ChallengeRow]:
-    """The recorded game and every attempt at it, each timed from its own start."""
+    """The recorded game and every ranked attempt at it, each timed from its own start."""
     attempts = list(
-        ChallengeAttempt.objects.filter(challenge=challenge)
+        # An attempt on a deal its player had seen is theirs to play, not to rank.
+        ChallengeAttempt.objects.filter(challenge=challenge, game__unranked__isnull=True)
         .select_related("game__player", "game__race", "race")
         .order_by("pk")
     )

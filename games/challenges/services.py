@@ -11,17 +11,19 @@ from django.utils.translation import gettext
 
 from games.challenges.models import Challenge, ChallengeAttempt
 from games.common.errors import Refused
+from games.fairness.rules import deal_sealed, deal_sealed_message
+from games.fairness.services import game_judge
 from games.models import Game, Player
 from games.races.selectors import game_origin
 from games.races.services import TIME_LIMITS_S, race_start_solo
-from games.store.selectors import game_record_visible, race_has_ended
+from games.store.selectors import game_record_visible, race_deal_sealed, race_has_ended
 
 DEFAULT_TIME_LIMIT_S: Final = 15 * 60
 TIME_MARGIN: Final = timedelta(minutes=1)
 
 
 class ChallengeRefused(Refused):
-    """`code`: not_found, not_over, banned."""
+    """`code`: not_found, not_over, sealed, banned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,12 @@ def challenge_create(*, player: Player, game: Game) -> Challenge:
         raise ChallengeRefused(
             "not_over", gettext("the race is still running: challenge after it ends")
         )
+    made = Challenge.objects.filter(game=game, created_by=player).first()
+    if made is not None:
+        return made
+    if (game.race is not None and race_deal_sealed(race=game.race)) or deal_sealed(seed=game.seed):
+        # A challenge is a way in to the deal: not while anyone plays it for a ranking.
+        raise ChallengeRefused("sealed", deal_sealed_message())
     if player.banned_at is not None:
         raise ChallengeRefused("banned", gettext("this player is banned"))
     try:
@@ -61,6 +69,9 @@ def challenge_attempt_start(*, challenge: Challenge, player: Player) -> AttemptS
         raise ChallengeRefused("banned", gettext("this player is banned"))
     recorded = Game.objects.select_related("race").get(pk=challenge.game_id)
     race = recorded.race
+    if race is not None and race.secret_until is not None and race_deal_sealed(race=race):
+        # Made before sealed deals refused challenges: still no way in while it is sealed.
+        raise ChallengeRefused("sealed", deal_sealed_message())
     try:
         with transaction.atomic():
             started = race_start_solo(
@@ -72,11 +83,11 @@ def challenge_attempt_start(*, challenge: Challenge, player: Player) -> AttemptS
                 secret_until=race.secret_until if race is not None else None,
                 ghost=recorded,
             )
+            game = Game.objects.select_related("player").get(race=started)
+            # Its deal seen before (the player's own game, another attempt): unranked.
+            game_judge(game=game)
             attempt = ChallengeAttempt.objects.create(
-                challenge=challenge,
-                player=player,
-                race=started,
-                game=Game.objects.get(race=started),
+                challenge=challenge, player=player, race=started, game=game
             )
     except IntegrityError:
         found = ChallengeAttempt.objects.filter(challenge=challenge, player=player).first()

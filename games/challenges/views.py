@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
-from games.accounts.services import player_identify
-from games.challenges.models import Challenge
+from games.accounts.selectors import player_for_request, player_who_browses
+from games.accounts.services import GuestRefused, player_identify
+from games.challenges.models import Challenge, ChallengeAttempt
 from games.challenges.selectors import (
     challenge_attempt_of,
     challenge_by_code,
@@ -23,8 +23,9 @@ from games.challenges.services import (
     challenge_attempt_start,
     challenge_create,
 )
+from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
-from games.models import Game
+from games.models import Game, Player
 from games.store.selectors import race_has_ended
 
 
@@ -59,7 +60,10 @@ def challenge_page(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def challenge_take(request: HttpRequest, code: str) -> HttpResponse:
     challenge = _challenge(code)
-    player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    try:
+        player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    except GuestRefused as refused:
+        return _page(request, challenge, error=refused.message)
     if player is None:
         return _page(request, challenge, error=gettext("Pick a nickname to play, or log in."))
     try:
@@ -88,5 +92,16 @@ def _page(request: HttpRequest, challenge: Challenge, error: str | None = None) 
         "player": player,
         "share_url": request.build_absolute_uri(f"/c/{challenge.code}/"),
         "error": error,
+        "unranked": _unranked(player_who_browses(request=request), attempt, recorded),
     }
     return render(request, "challenge.html", context, status=400 if error else 200)
+
+
+def _unranked(player: Player | None, attempt: ChallengeAttempt | None, recorded: Game) -> str:
+    """Why the viewer's attempt is, or would be, unranked: told before they take it."""
+    if attempt is not None:
+        judged = getattr(attempt.game, "unranked", None)
+        return ranking_notice(judged.reason) if judged is not None else ""
+    if player is None:
+        return ""
+    return ranking_for(player=player, seed=recorded.seed).notice

@@ -9,6 +9,6 @@ records of days that are over (the leaderboard's second table); views.py
 serves /daily/ and /daily/<yyyy-mm-dd>/.
 
 May import: games.races (an attempt is a race of one; the ranking rule),
-games.store, games.accounts, games.engine, games.common, games.models,
-games.i18n (names of variants).
+games.fairness (which attempts rank), games.store, games.accounts, games.engine,
+games.common, games.models, games.i18n (names of variants).
 """

@@ -137,11 +137,11 @@ LONGEST_LAST = 10
 Tallies = dict[int, list[Any]]
 
 
-def _tallies_key(variant: str, through: date, acted: int) -> str:
+def _tallies_key(variant: str, through: date, acted: str) -> str:
     return f"daily-tallies:{variant}:{through.isoformat()}:{acted}"
 
 
-def _tallies(*, variant: str, through: date, acted: int) -> Tallies:
+def _tallies(*, variant: str, through: date, acted: str) -> Tallies:
     """Every player's tallies through `through`: the day before's, if kept, with
     the days since folded in; else the whole history folded."""
     since, tallies = None, {}
@@ -150,7 +150,9 @@ def _tallies(*, variant: str, through: date, acted: int) -> Tallies:
         if kept is not None:
             since, tallies = through - timedelta(days=back), kept
             break
-    attempts = DailyAttempt.objects.filter(variant=variant, day__lte=through, game__voided=False)
+    attempts = DailyAttempt.objects.filter(
+        variant=variant, day__lte=through, game__voided=False, game__unranked__isnull=True
+    )
     if since is not None:
         attempts = attempts.filter(day__gt=since)
     rows = attempts.order_by("day").values_list(

@@ -23,6 +23,7 @@ from games.daily.models import DailyAttempt
 from games.daily.rules import daily_day_over, daily_seed
 from games.engine import new_game
 from games.engine.solver.solve import solve
+from games.fairness.rules import unranked_mark
 from games.models import MAX_CARDS_PLAYED, ModerationAction, ModerationKind, Player
 from games.races.selectors import Standing, rank_order, standings_ranked
 
@@ -68,7 +69,8 @@ def _result(row: tuple[Any, ...]) -> DailyResult:
 
 
 def _attempts() -> QuerySet[DailyAttempt]:
-    return DailyAttempt.objects.filter(game__voided=False)
+    """The attempts that rank: not voided, and first sights of the deal (games.fairness)."""
+    return DailyAttempt.objects.filter(game__voided=False, game__unranked__isnull=True)
 
 
 def daily_leaderboard(*, day: date, variant: str) -> list[Standing]:
@@ -126,12 +128,13 @@ def _ahead_of(mine: Standing, game: str = "game__") -> Q:
     return won | Q(**{f"{cards}__gt": mine.cards_played}) | same
 
 
-def daily_judged_mark() -> int:
-    """The newest void or reinstatement: what a finished day's cached figures are keyed on."""
+def daily_judged_mark() -> str:
+    """The newest void or reinstatement, and the newest game judged unranked (a log-in
+    can unrank a past day's attempt): what a finished day's cached figures are keyed on."""
     acts = ModerationAction.objects.filter(
         action__in=(ModerationKind.VOID, ModerationKind.REINSTATE)
     )
-    return int(acts.aggregate(last=Max("pk"))["last"] or 0)
+    return f"{acts.aggregate(last=Max('pk'))['last'] or 0}.{unranked_mark()}"
 
 
 def _board_over(day: date, variant: str, top: int, player: Player | None) -> Board:
@@ -193,7 +196,7 @@ class Streaks:
 
 
 def daily_streaks(*, player: Player, today: date) -> Streaks:
-    rows = DailyAttempt.objects.filter(player=player, game__voided=False)
+    rows = _attempts().filter(player=player)
     days = list(rows.values_list("day", "game__status"))
     played = {day for day, _ in days}
     won = {day for day, status in days if status == "won"}

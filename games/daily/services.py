@@ -19,6 +19,7 @@ from games.daily.rules import (
     daily_today,
 )
 from games.engine import VARIANTS
+from games.fairness.services import game_judge
 from games.models import Game, Player, Race, RaceStatus
 from games.races.services import race_close_if_over, race_start_solo
 
@@ -60,7 +61,9 @@ def daily_attempt_start(*, player: Player, variant: str, now: datetime | None = 
                 time_limit_s=DAILY_TIME_LIMIT_S,
                 secret_until=daily_sealed_until(day=day),
             )
-            game = Game.objects.get(race=race)
+            game = Game.objects.select_related("player").get(race=race)
+            # A deal seen before (as another identity of this browser) is played unranked.
+            game_judge(game=game)
             attempt = DailyAttempt.objects.create(
                 player=player, day=day, variant=variant, race=race, game=game
             )

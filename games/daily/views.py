@@ -11,9 +11,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
-from games.accounts.services import player_identify
-from games.daily.rules import DAILY_TIME_LIMIT_S, daily_day_over, daily_sealed_until, daily_today
+from games.accounts.selectors import player_for_request, player_who_browses
+from games.accounts.services import GuestRefused, player_identify
+from games.daily.models import DailyAttempt
+from games.daily.rules import (
+    DAILY_TIME_LIMIT_S,
+    daily_day_over,
+    daily_sealed_until,
+    daily_seed,
+    daily_today,
+)
 from games.daily.selectors import (
     DailyResult,
     daily_attempt_of,
@@ -28,7 +35,9 @@ from games.daily.services import (
     daily_attempts_close_overdue,
 )
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
+from games.models import Player
 
 SHOWN_ROWS: Final = 100  # the top of the board; the visitor's own row is added below it
 
@@ -63,7 +72,10 @@ def daily_day_page(request: HttpRequest, day: str) -> HttpResponse:
 def daily_play(request: HttpRequest) -> HttpResponse:
     """Take (or resume) today's attempt and go to its race page."""
     variant = _variant(request)
-    player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    try:
+        player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    except GuestRefused as refused:
+        return _day_page(request, daily_today(), variant, error=refused.message)
     if player is None:
         return _day_page(
             request, daily_today(), variant, error=gettext("Pick a nickname to play, or log in.")
@@ -73,6 +85,18 @@ def daily_play(request: HttpRequest) -> HttpResponse:
     except DailyRefused as refused:
         return _day_page(request, daily_today(), variant, error=refused.message)
     return redirect("games:race", code=start.attempt.race.code)
+
+
+def _unranked(
+    player: Player | None, attempt: DailyAttempt | None, day: date, variant: str, today: date
+) -> str:
+    """Why the viewer's attempt is, or would be, unranked: told before they start."""
+    if attempt is not None:
+        judged = getattr(attempt.game, "unranked", None)
+        return ranking_notice(judged.reason) if judged is not None else ""
+    if player is None or day != today:
+        return ""
+    return ranking_for(player=player, seed=daily_seed(day=day, variant=variant)).notice
 
 
 def _day_page(
@@ -109,6 +133,7 @@ def _day_page(
         "previous_day": day - timedelta(days=1),
         "next_day": day + timedelta(days=1) if day < today else None,
         "error": error,
+        "unranked": _unranked(player_who_browses(request=request), attempt, day, variant, today),
     }
     if player is not None:
         context["streaks"] = daily_streaks(player=player, today=today)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0014_attempts_race_of_one'),
+        ('games', '0015_fairness'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
-from games.accounts.services import player_identify
+from games.accounts.services import GuestRefused, player_identify
 from games.bots.house import house_bot_fill_later
 from games.bots.views import socket_base
 from games.common.http import client_address
@@ -66,7 +66,11 @@ def _posted_by_racer(form_class: type[forms.Form], form_name: str) -> Callable[[
             form = form_class(request.POST)
             if form.is_valid():
                 nickname = form.cleaned_data.get("nickname")
-                player = player_identify(request=request, nickname=nickname)
+                try:
+                    player = player_identify(request=request, nickname=nickname)
+                except GuestRefused as refused:
+                    form.add_error("nickname", refused.message)
+                    return _home(request, status=refused.status, **{form_name: form})
                 if player is not None:
                     return view(request, form, player)
                 form.add_error("nickname", _("Pick a nickname, or log in."))

@@ -21,9 +21,11 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
-from games.accounts.services import MAX_NICKNAME, player_rename, player_start_guest_session
+from games.accounts.services import GuestRefused, player_rename, player_start_guest_session
+from games.common.errors import BadInput
 from games.common.http import notice
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
+from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.i18n.labels import variant_label
 from games.models import Game, Player
 from games.pages.forms import PracticeForm
@@ -32,7 +34,7 @@ from games.pages.home import home_context
 from games.pages.refusals import unknown_variant
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
-from games.replays.access import HIDDEN, IN_PLAY, replay_gate
+from games.replays.access import HIDDEN, IN_PLAY, SEALED, replay_gate
 from games.store.selectors import game_record, race_has_ended
 
 HISTORY_PAGE: Final = 25
@@ -88,6 +90,14 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
                 (_("Home"), "/"),
             ],
         )
+    if deal_sealed(seed=seed):
+        return notice(
+            request,
+            status=403,
+            title=_("This deal is sealed"),
+            message=deal_sealed_message(),
+            actions=[(_("Play a random deal"), "/practice/"), (_("Home"), "/")],
+        )
     context = {
         "deal": str(seed),
         "variant": variant,
@@ -119,7 +129,14 @@ def _closed_replay(request: HttpRequest, access: str, game: Game | None) -> Http
             message=_("Finish or resign the game first: its replay opens once it is over."),
             actions=[(_("Continue the game"), url), (_("Home"), "/")],
         )
-    assert game.race is not None
+    if access == SEALED or game.race is None:
+        return notice(
+            request,
+            status=403,
+            title=_("This deal is sealed"),
+            message=deal_sealed_message(),
+            actions=[(_("Home"), "/")],
+        )
     sealed_until = game.race.secret_until
     if race_has_ended(race=game.race) and (sealed_until is None or sealed_until < timezone.now()):
         # Sealed past its end with no day to wait for: a challenge on a deal that
@@ -236,16 +253,19 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 @require_POST
 def guest_start(request: HttpRequest) -> HttpResponse:
     """Play as a guest under a nickname (or, as a guest already, change it)."""
-    nickname = " ".join(request.POST.get("nickname", "").split())
+    nickname = request.POST.get("nickname", "")
     player: Player | None = player_for_request(request)
-    if not nickname or len(nickname) > MAX_NICKNAME:
-        error = _("A nickname is 1 to %(max)d characters.") % {"max": MAX_NICKNAME}
-        context = home_context(request, guest_error=error)
+    try:
+        if player is None:
+            player_start_guest_session(request=request, nickname=nickname)
+        elif player.is_guest:
+            player_rename(player=player, nickname=nickname)
+    except GuestRefused as refused:
+        context = home_context(request, guest_error=refused.message)
+        return render(request, "home.html", context, status=refused.status)
+    except BadInput as bad:
+        context = home_context(request, guest_error=bad.message)
         return render(request, "home.html", context, status=400)
-    if player is None:
-        player_start_guest_session(request=request, nickname=nickname)
-    elif player.is_guest:
-        player_rename(player=player, nickname=nickname)
     target = request.POST.get("next", "/")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
-from games.accounts.services import MAX_NICKNAME, player_start_guest_session
+from games.accounts.services import GuestRefused, nickname_clean, player_start_guest_session
 from games.common import fields
 from games.common.errors import BadInput
 from games.common.http import client_address, error_response, json_body
@@ -30,7 +30,12 @@ from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.practice.hints import HintRefused, practice_hint
 from games.practice.selectors import practice_game_unfinished
-from games.practice.services import PracticeRefused, practice_game_start, practice_random_deal
+from games.practice.services import (
+    PracticeRefused,
+    practice_deal_check,
+    practice_game_start,
+    practice_random_deal,
+)
 from games.quotas.quotas import WorkRefused
 from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state, player_game
@@ -86,15 +91,14 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             )
         no_deal = data.get("deal") is None
         seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
-        nickname = data.get("nickname") or str(GUEST_NICKNAME)
-        if not isinstance(nickname, str) or not nickname.strip():
-            raise BadInput(
-                "bad_message",
-                _("'nickname' is 1 to %(max)d characters") % {"max": MAX_NICKNAME},
-            )
+        nickname = nickname_clean(data.get("nickname") or str(GUEST_NICKNAME))
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
     player = player_for_request(request)
+    try:
+        practice_deal_check(seed=seed)
+    except PracticeRefused as refused:
+        return error_response(403, refused.code, refused.message)
     if not create:
         open_game = (
             None
@@ -105,13 +109,18 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             return _unplayed_deal(player, variant, seed)
     if player is None:
         # Checked input first: a refused request leaves no stray guest behind.
-        player = player_start_guest_session(request=request, nickname=nickname)
+        try:
+            player = player_start_guest_session(request=request, nickname=nickname)
+        except GuestRefused as refused:
+            retry_after = refused.retry_after or None
+            return error_response(
+                refused.status, refused.code, refused.message, retry_after=retry_after
+            )
     try:
         start = practice_game_start(player=player, variant=variant, seed=seed)
     except PracticeRefused as refused:
-        return error_response(
-            403 if refused.code == "banned" else 400, refused.code, refused.message
-        )
+        status = 403 if refused.code in ("banned", "sealed") else 400
+        return error_response(status, refused.code, refused.message)
     game = start.game
     return JsonResponse(
         {

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS
+from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.models import Game, Player
 from games.practice.selectors import practice_game_unfinished
 from games.store.services import game_create
@@ -35,6 +36,13 @@ def practice_random_deal() -> int:
     return 1 + secrets.randbelow(RANDOM_DEALS - 1)
 
 
+def practice_deal_check(*, seed: int) -> None:
+    """A sealed deal (a daily deal's, a race's) is dealt to nobody in practice, not even
+    as a look at its start (games.fairness.rules.deal_sealed)."""
+    if deal_sealed(seed=seed):
+        raise PracticeRefused("sealed", deal_sealed_message())
+
+
 def practice_game_start(*, player: Player, variant: str, seed: int) -> PracticeStart:
     """The player's unfinished practice game on this deal and variant, else a new one."""
     if variant not in VARIANTS:
@@ -45,6 +53,7 @@ def practice_game_start(*, player: Player, variant: str, seed: int) -> PracticeS
         raise PracticeRefused("bad_message", _("a deal number is 0 to 2**63 - 1"))
     if player.banned_at is not None:
         raise PracticeRefused("banned", _("this player is banned"))
+    practice_deal_check(seed=seed)
     with transaction.atomic():
         # The player's row is the lock: two tabs opening one deal get one game.
         Player.objects.select_for_update().filter(pk=player.pk).first()

@@ -30,7 +30,7 @@ from games.metrics.definitions import MOVE_ACK_SECONDS, MOVES, SOCKETS_OPEN
 from games.models import Player, Race, RaceStatus
 from games.races import protocol
 from games.races.fanout import Fanout, ProgressBuffer
-from games.races.limits import ConnectLimiter, TokenBucket, client_key
+from games.races.limits import TokenBucket, admission
 from games.races.protocol import BadMessage, ClientMessage, encode, error, parse_client_message
 from games.races.publisher import Publisher, race_group
 from games.races.selectors import race_game_id, race_history, race_snapshot, race_version
@@ -67,7 +67,6 @@ UNAVAILABLE: Final = "unavailable"
 logger = logging.getLogger(__name__)
 
 # Per process: a client reconnecting in a loop is refused before any database work.
-connect_limiter = ConnectLimiter(settings.WS_CONNECTS_PER_MIN, settings.WS_CONNECT_BURST)
 
 
 class RaceConsumer(TwoReaderConsumer):
@@ -96,7 +95,7 @@ class RaceConsumer(TwoReaderConsumer):
             await handler(message)
 
     async def connect(self) -> None:
-        if not connect_limiter.allow(client_key(self.scope, settings.SESSION_COOKIE_NAME)):
+        if not await admission.admit(self.scope):
             # Refused at the handshake (before accept: the client sees HTTP 403).
             await self.close(code=CLOSE_POLICY)
             return
@@ -131,6 +130,7 @@ class RaceConsumer(TwoReaderConsumer):
             return
         await self.accept()
         SOCKETS_OPEN.inc()
+        admission.opened(self.scope)
         self.counted = True
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
         self.open_group()
@@ -141,6 +141,7 @@ class RaceConsumer(TwoReaderConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             SOCKETS_OPEN.dec()
+            admission.closed(self.scope)
             self.counted = False
         if not hasattr(self, "group"):
             return

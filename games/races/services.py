@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
+from games.fairness.services import game_judge
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
 from games.quotas.solver import SolverBusy, solver_run
 from games.races import protocol
@@ -180,7 +181,7 @@ def race_join(*, race: Race, player: Player) -> int:
         if locked.status == RaceStatus.RUNNING:
             # Seated in a public race's countdown: the newcomer's game is dealt, and
             # every socket builds its snapshot afresh, as at a start.
-            game_create(player=player, variant=locked.variant, race=locked)
+            _deal_rated(locked, game_create(player=player, variant=locked.variant, race=locked))
             return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
         if locked.public and seated + 1 >= MIN_RACERS:
             _race_begin(locked, countdown_s=settings.RACE_PUBLIC_COUNTDOWN_S)
@@ -275,7 +276,13 @@ def _race_begin(locked: Race, *, countdown_s: int) -> None:
     locked.ends_at = starts_at + timedelta(seconds=locked.time_limit_s)
     locked.save(update_fields=["status", "starts_at", "ends_at"])
     for entry in seated:
-        game_create(player=entry.player, variant=locked.variant, race=locked)
+        _deal_rated(locked, game_create(player=entry.player, variant=locked.variant, race=locked))
+
+
+def _deal_rated(race: Race, game: Game) -> None:
+    """A rated race's game on a deal its racer had seen is played unranked (games.fairness)."""
+    if race.rated:
+        game_judge(game=game)
 
 
 def race_move(

@@ -13,9 +13,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
-from games.accounts.services import player_identify
+from games.accounts.services import GuestRefused, player_identify
 from games.bots.think import PACES, STRENGTHS
 from games.common.http import notice
+from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceEntry, RaceStatus
 from games.races.selectors import race_by_code, race_role
@@ -52,7 +53,10 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
     race = race_by_code(code=code)
     if race is None:
         return no_such_race(request)
-    player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    try:
+        player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    except GuestRefused as refused:
+        return _race_error(request, race, refused.message)
     if player is None:
         return _race_error(request, race, _("Pick a nickname to join, or log in."))
     try:
@@ -96,7 +100,19 @@ def _page_context(
         "bot_strengths": STRENGTHS,
         "bot_paces": PACES,
         "bot_fill_s": settings.SULTAN_BOT_FILL_AFTER_S,
+        "unranked": _unranked(race, player),
     }
+
+
+def _unranked(race: Race, player: Player | None) -> str:
+    """A rated race's racer (or one about to join) who has seen its deal is told so."""
+    if not race.rated or player is None:
+        return ""
+    game = race.games.filter(player=player).select_related("unranked").first()
+    if game is not None:
+        judged = getattr(game, "unranked", None)
+        return ranking_notice(judged.reason) if judged is not None else ""
+    return ranking_for(player=player, seed=race.seed).notice
 
 
 def _time_limit_label(minutes: int, seconds: int) -> str:

@@ -9,8 +9,10 @@ void, a flag or its clearing on an old race replays every race since; `since=Non
 is the rebuild. One path, so the incremental ratings and a rebuild agree.
 
 What counts (docs/ratings.md): a finished rated race's games whose player has an
-account, not voided and not flagged; a race with fewer than two of them moves
-no rating. Replays of a variant are serialized (an advisory lock on PostgreSQL;
+account, not voided, not flagged and not unranked (a deal seen before); a race
+with fewer than two of them moves no rating. Against farming, a racer who made
+almost no move, or whose account is new, moves nobody else's rating
+(`_skills_after`). Replays of a variant are serialized (an advisory lock on PostgreSQL;
 SQLite's writers queue anyway).
 """
 
@@ -23,13 +25,21 @@ from datetime import datetime
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games.engine import VARIANTS
+from games.engine.positions import RESIGN, TIMEOUT
 from games.models import Race, RaceStanding, RaceStatus
 from games.races.services import race_standings_write
 from games.ratings.models import Rating, RatingChange
-from games.ratings.skill import START, Skill, shown, skills_after_race
+from games.ratings.skill import (
+    ESTABLISHED_RACES,
+    MIN_RATED_MOVES,
+    START,
+    Skill,
+    shown,
+    skills_after_race,
+)
 from games.ratings.writes import ratings_write
 
 
@@ -68,23 +78,22 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
         new_changes: list[tuple[object, ...]] = []
         touched: set[int] = set()
         fields = list(_fields(races))
-        _load(variant, table, {entrant[1] for _, _, entrants in fields for entrant in entrants})
+        _load(variant, table, {entrant.player for _, _, entrants in fields for entrant in entrants})
         for race_id, at, entrants in fields:
             if len(entrants) < 2:
                 continue
             rated += 1
-            before = [table.get(player) or _Standing(START, 0, None) for _, player, _ in entrants]
-            after = skills_after_race(
-                [standing.skill for standing in before], [place for _, _, place in entrants]
-            )
-            for rank, ((game_id, player, _), old, skill) in enumerate(
+            before = [table.get(e.player) or _Standing(START, 0, None) for e in entrants]
+            after = _skills_after(entrants, before)
+            for rank, (entrant, old, skill) in enumerate(
                 zip(entrants, before, after, strict=True), start=1
             ):
-                table[player] = _Standing(skill, old.races + 1, at)
-                touched.add(player)
+                table[entrant.player] = _Standing(skill, old.races + 1, at)
+                touched.add(entrant.player)
                 delta = shown(skill) - shown(old.skill)
+                player, game = entrant.player, entrant.game
                 new_changes.append(
-                    (player, variant, race_id, game_id, at, *skill, shown(skill), delta, rank)
+                    (player, variant, race_id, game, at, *skill, shown(skill), delta, rank)
                 )
         ratings_write(
             changes=new_changes,
@@ -106,14 +115,52 @@ def _lock(variant: str) -> None:
             )
 
 
-def _fields(
-    races: QuerySet[Race],
-) -> Iterator[tuple[int, datetime, list[tuple[int, int, int]]]]:
-    """(race, finished at, [(game, player, place)] best first) for each race, in replay
-    order: only the games that count."""
+@dataclass(frozen=True, slots=True)
+class _Entrant:
+    game: int
+    player: int
+    place: int
+    moves: int  # the racer's own moves: no resignation, time-out or automatic move
+
+
+def _skills_after(entrants: list[_Entrant], before: list[_Standing]) -> list[Skill]:
+    """Each racer's skill after the race (docs/ratings.md, "Farming").
+
+    A racer *weighs* when they made MIN_RATED_MOVES moves of their own and had
+    ESTABLISHED_RACES rated races before this one. Racers who weigh are rated
+    among themselves only: beating a throwaway account that resigns at once, or
+    a fresh one, gives nothing. Racers who do not weigh are rated against the
+    whole field, as before: a newcomer still learns from everyone, and resigning
+    at once still loses."""
+    everyone = skills_after_race([s.skill for s in before], [e.place for e in entrants])
+    weighing = [
+        i
+        for i, (entrant, standing) in enumerate(zip(entrants, before, strict=True))
+        if entrant.moves >= MIN_RATED_MOVES and standing.races >= ESTABLISHED_RACES
+    ]
+    if len(weighing) == len(entrants):
+        return everyone
+    among: dict[int, Skill] = {}
+    if len(weighing) >= 2:
+        rated = skills_after_race(
+            [before[i].skill for i in weighing], [entrants[i].place for i in weighing]
+        )
+        among = dict(zip(weighing, rated, strict=True))
+    elif weighing:
+        among = {weighing[0]: before[weighing[0]].skill}  # nobody to be rated against
+    return [among.get(i, skill) for i, skill in enumerate(everyone)]
+
+
+def _fields(races: QuerySet[Race]) -> Iterator[tuple[int, datetime, list[_Entrant]]]:
+    """(race, finished at, entrants best first) for each race, in replay order: only
+    the games that count (accounts' games, not voided, not flagged, not unranked:
+    a first sight of the deal, games.fairness)."""
+    own = Q(game__moves__automatic=False) & ~Q(game__moves__token__in=(RESIGN, TIMEOUT))
     rows = (
         RaceStanding.objects.filter(race__in=races)
         .filter(game__voided=False, game__flagged=False, game__player__user__isnull=False)
+        .filter(game__unranked__isnull=True)
+        .annotate(own_moves=Count("game__moves", filter=own))
         .order_by("race__finished_at", "race_id", "rank")
         .values_list(
             "race_id",
@@ -121,6 +168,7 @@ def _fields(
             "game_id",
             "game__player_id",
             "place",
+            "own_moves",
             "game__player__is_bot",
             "race__public",
             "race__host__is_bot",
@@ -128,14 +176,14 @@ def _fields(
     )
     for (race_id, at), group in groupby(rows.iterator(chunk_size=5000), key=lambda r: (r[0], r[1])):
         entrants = list(group)
-        bots = {row[2] for row in entrants if row[5]}
+        bots = {row[3] for row in entrants if row[6]}
         # Bots are rated among bots, unless a person invited them: the host of a
         # private race (docs/ratings.md). In a public race, or a bot's own, a
         # person and a bot never move each other's ratings.
-        _, _, _, _, _, _, public, bot_host = entrants[0]
+        public, bot_host = entrants[0][7], entrants[0][8]
         if bots and len(bots) < len(entrants) and (public or bot_host):
-            entrants = [row for row in entrants if row[2] not in bots]
-        yield race_id, at, [(game, player, place) for _, _, game, player, place, *_ in entrants]
+            entrants = [row for row in entrants if row[3] not in bots]
+        yield race_id, at, [_Entrant(*row[2:6]) for row in entrants]
 
 
 def _restore(variant: str, players: set[int]) -> dict[int, _Standing]:

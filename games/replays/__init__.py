@@ -4,7 +4,8 @@ access.py is the one check (page, JSON, record download, analysis),
 selectors.py builds the steps, analysis.py asks the solver where a lost game
 slipped away, api.py is the replay viewer's JSON.
 
-May import: games.store, games.races (standings for a race game),
+May import: games.store, games.races (standings for a race game), games.fairness
+(sealed deals),
 games.accounts, games.quotas (analysis quotas, solver slots), games.engine,
 games.common, games.models.
 """

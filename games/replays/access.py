@@ -9,6 +9,7 @@ from typing import Final
 from django.http import HttpRequest
 
 from games.accounts.selectors import player_for_request
+from games.fairness.rules import deal_sealed
 from games.models import MODERATE_PERMISSION, Game, Player
 from games.store.selectors import game_deal_open_to_moderators, game_record_visible
 
@@ -16,6 +17,7 @@ OPEN: Final = "open"
 RACE_RUNNING: Final = "race_running"  # a race game: the others still play this deal
 IN_PLAY: Final = "in_play"  # the viewer's own practice game, not over yet
 HIDDEN: Final = "hidden"  # someone else's practice game, or none at all
+SEALED: Final = "sealed"  # the viewer's practice game on a deal now played for a ranking
 
 
 def game_for_replay(*, game_id: int) -> Game | None:
@@ -30,6 +32,9 @@ def replay_access(*, game: Game | None, viewer: Player | None, moderator: bool =
     """
     if game is None:
         return HIDDEN
+    if game.race is None and deal_sealed(seed=game.seed):
+        # A practice game on a deal now played for a ranking: sealed for everyone.
+        return SEALED if viewer is not None and viewer.pk == game.player_id else HIDDEN
     if game_record_visible(game=game, viewer=viewer):
         return OPEN
     if moderator and game_deal_open_to_moderators(game=game):

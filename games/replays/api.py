@@ -1,7 +1,7 @@
 """JSON endpoints for the replay viewer: every step of a game, and its analysis.
 
 Both answer exactly when the replay is open (games.replays.access), with the
-same refusal codes: `not_found`, `in_play`, `race_running`.
+same refusal codes: `not_found`, `in_play`, `race_running`, `sealed`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from django.views.decorators.http import require_GET
 
 from games.accounts.selectors import player_for_request
 from games.common.http import client_address, error_response
+from games.fairness.rules import deal_sealed_message
 from games.quotas.quotas import WorkRefused
 from games.races.protocol import line_steps
 from games.races.selectors import deal_raced_now
-from games.replays.access import HIDDEN, IN_PLAY, ReplayGate, replay_gate
+from games.replays.access import HIDDEN, IN_PLAY, SEALED, ReplayGate, replay_gate
 from games.replays.analysis import game_analysis
 from games.replays.selectors import game_replay
 from games.store.selectors import game_position
@@ -35,6 +36,8 @@ RACE_RUNNING_ERROR: Final = (
 
 
 def _closed(gate: ReplayGate) -> JsonResponse:
+    if gate.access == SEALED:
+        return error_response(403, "sealed", deal_sealed_message())
     status, code, message = CLOSED.get(gate.access, RACE_RUNNING_ERROR)
     return error_response(status, code, str(message))
 

@@ -104,9 +104,16 @@ async def test_a_person_is_not_held_to_the_bots_pace(settings: Any):
     await client.close()
 
 
-def test_a_programs_sockets_are_limited_per_token_not_per_shared_address():
-    from games.races.limits import client_key
+async def test_a_programs_sockets_are_limited_per_token_not_per_shared_address(settings):
+    from games.races.limits import SocketAdmission
 
-    one = {"api_token": 7, "client": ("127.0.0.1", 5)}
-    other = {"api_token": 8, "client": ("127.0.0.1", 6)}
-    assert client_key(one, "sessionid") != client_key(other, "sessionid")
+    admission = SocketAdmission()
+    # Many bots on one machine: more sockets than one address may hold open.
+    for token in range(settings.WS_OPEN_PER_ADDRESS + 3):
+        scope = {"api_token": token, "client": ("127.0.0.1", 5000 + token)}
+        assert await admission.admit(scope)
+        admission.opened(scope)
+    # One token that reconnects in a loop meets its own bucket.
+    scope = {"api_token": "looping", "client": ("127.0.0.1", 9)}
+    admitted = [await admission.admit(scope) for _ in range(int(settings.WS_CONNECT_BURST) + 2)]
+    assert not all(admitted)

@@ -30,9 +30,13 @@ RACE_VIEW_KEYS = {"foundations", "cards_played", "passes_used", "status"}
 
 @pytest.fixture
 def recorded(alice: Player) -> Game:
-    """alice's finished daily attempt: she won it (today's day is not over)."""
+    """alice's finished daily attempt: she won it, and its day is over (a challenge on
+    a day still open is refused: tests/fairness)."""
     taken = attempt(alice)
-    return play(taken.game, deal_won_game(taken.race))
+    game = play(taken.game, deal_won_game(taken.race))
+    unseal(taken.race)
+    game.refresh_from_db()
+    return Game.objects.select_related("race").get(pk=game.pk)
 
 
 def test_a_challenge_is_made_from_a_finished_game_once(recorded: Game, alice: Player):
@@ -68,7 +72,7 @@ def test_two_people_take_it_each_in_a_game_of_their_own_ranked_with_the_original
     for taken in (bobs.attempt, charlies.attempt):
         assert taken.race.ghost_id == recorded.pk
         assert taken.game.seed == recorded.seed
-        assert taken.race.secret_until == recorded.race.secret_until  # a daily deal stays sealed
+        assert taken.race.secret_until == recorded.race.secret_until  # a daily deal's seal
         assert taken.game.pk != recorded.pk
     resign(play_some(bobs.attempt.game, 5))
     resign(play_some(charlies.attempt.game, 1))
@@ -110,8 +114,7 @@ def test_the_recorded_game_is_ranked_in_the_race_and_beside_it_in_the_replay(
     results = race_results(race=taken.race)
     assert [(s.nickname, s.ghost) for s in results] == [("alice", True), ("bob", False)]
     taken.race.refresh_from_db()
-    assert race_deal_sealed(race=taken.race)  # over, but today's daily deal
-    unseal(taken.race)
+    assert not race_deal_sealed(race=taken.race)  # over, and so is the deal's day
     replay = game_replay(game=Game.objects.select_related("race", "player").get(pk=taken.game.pk))
     racers = {r["nickname"]: r for r in replay["racers"]}
     assert racers["alice"]["ghost"]

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.daily.models import DailyAttempt
 from games.daily.services import daily_attempt_start
 from games.engine import legal_moves
-from games.models import Game, Player, Race
-from games.races.services import race_close_if_over
+from games.models import Challenge, ChallengeAttempt, Game, Player, Race
+from games.races.services import race_close_if_over, race_start_solo
 from games.store.selectors import game_state
 from games.store.services import game_append_move
 from tests.pages.helpers import winning_log
@@ -69,3 +69,25 @@ def unseal(race: Race) -> None:
     """The day is over: the moment its deal was sealed until has passed."""
     Race.objects.filter(pk=race.pk).update(secret_until=timezone.now() - timedelta(seconds=1))
     race.refresh_from_db()
+
+
+def challenge_made_before_the_seal_rule(
+    *, recorded: Game, maker: Player, player: Player
+) -> tuple[Challenge, ChallengeAttempt]:
+    """A challenge on a sealed daily attempt and an attempt at it, as the service made
+    them before a sealed deal refused challenges (issue 22): rows that may still be in a
+    database, whose deal must stay as sealed as the day's."""
+    challenge = Challenge.objects.create(game=recorded, created_by=maker)
+    assert recorded.race is not None
+    race = race_start_solo(
+        host=player,
+        variant=recorded.variant,
+        seed=recorded.seed,
+        time_limit_s=recorded.race.time_limit_s,
+        secret_until=recorded.race.secret_until,
+        ghost=recorded,
+    )
+    taken = ChallengeAttempt.objects.create(
+        challenge=challenge, player=player, race=race, game=Game.objects.get(race=race)
+    )
+    return challenge, taken

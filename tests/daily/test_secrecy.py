@@ -12,11 +12,18 @@ from django.test import Client
 from django.urls import reverse
 
 from games.daily.rules import daily_today
-from games.models import Player
+from games.models import Game, Player
 from games.races.selectors import deal_raced_now, race_info
 from games.store.selectors import race_deal_public, race_deal_sealed
-from tests.daily.helpers import attempt, play_some, resign, unseal
-from tests.pages.helpers import client_for, post_json, start_practice
+from games.store.services import game_create
+from tests.daily.helpers import (
+    attempt,
+    challenge_made_before_the_seal_rule,
+    play_some,
+    resign,
+    unseal,
+)
+from tests.pages.helpers import client_for, post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -84,9 +91,26 @@ def test_the_admin_tells_when_the_deal_opens_and_not_the_deal(finished, moderato
     assert "secret until the race ends and" in change.content.decode()
 
 
-def test_no_hint_or_analysis_for_the_days_deal_played_in_practice(finished, bob: Player):
+def test_no_practice_game_on_the_days_deal_while_it_is_sealed(finished, bob: Player):
     client = client_for(bob)
-    practice = start_practice(client, deal=finished.race.seed)
+    for create in (True, False):  # not even a look at its start
+        response = post_json(
+            client,
+            "/api/practice",
+            {"deal": str(finished.race.seed), "variant": "sultan", "create": create},
+        )
+        assert response.status_code == 403
+        assert response.json()["code"] == "sealed"
+    page = client.get(f"/practice/{finished.race.seed}/")
+    assert page.status_code == 403
+    assert "This deal is sealed" in page.content.decode()
+
+
+def test_no_hint_or_analysis_for_the_days_deal_played_in_practice(finished, bob: Player):
+    # A practice game dealt before the deal was sealed (one chance in 2**63).
+    client = client_for(bob)
+    game = game_create(player=bob, variant="sultan", seed=finished.race.seed)
+    practice = {"game": {"id": game.pk}}
     hint = post_json(client, f"/api/games/{practice['game']['id']}/hint", {})
     assert hint.status_code == 403
     assert hint.json()["code"] == "deal_raced"
@@ -95,9 +119,10 @@ def test_no_hint_or_analysis_for_the_days_deal_played_in_practice(finished, bob:
         f"/api/games/{practice['game']['id']}/moves",
         {"token": "resign", "id": "r", "seq": 0},
     )
+    # The replay gate closes before the solver is asked: the deal is sealed for everyone.
     analysis = client.get(f"/api/games/{practice['game']['id']}/analysis")
     assert analysis.status_code == 403
-    assert analysis.json()["code"] == "deal_raced"
+    assert analysis.json()["code"] == "sealed"
 
 
 def test_the_days_page_never_shows_the_deal_until_the_day_is_over(finished, bob: Player):
@@ -125,10 +150,10 @@ def test_a_past_day_shows_its_deal_replays_and_verdict(alice: Player, bob: Playe
 def test_the_admins_daily_and_challenge_pages_never_show_a_sealed_deal(
     finished, alice: Player, bob: Player, moderator: User
 ):
-    from games.challenges.services import challenge_attempt_start, challenge_create
-
-    challenge = challenge_create(player=alice, game=finished.game)
-    taken = challenge_attempt_start(challenge=challenge, player=bob).attempt
+    recorded = Game.objects.select_related("race").get(pk=finished.game_id)
+    challenge, taken = challenge_made_before_the_seal_rule(
+        recorded=recorded, maker=alice, player=bob
+    )
     client = Client()
     client.force_login(moderator)
     seed = str(finished.race.seed)

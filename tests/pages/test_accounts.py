@@ -18,6 +18,7 @@ from games.accounts.services import (
     player_rename,
     player_take_guest_games,
 )
+from games.common.errors import BadInput
 from games.models import Game, Player
 from games.moderation.services import player_ban
 from games.races.services import race_create, race_join
@@ -223,6 +224,8 @@ def test_only_guests_are_renamed(alice: Player) -> None:
     with pytest.raises(ValueError, match="username"):
         player_rename(player=alice, nickname="Other")
     guest = player_create_guest(nickname="g")
-    with pytest.raises(ValueError, match="visible"):
+    with pytest.raises(BadInput, match="1 to 40 characters"):
+        player_rename(player=guest, nickname="   ")
+    with pytest.raises(BadInput, match="control characters"):
         player_rename(player=guest, nickname=" \t ")
     assert player_rename(player=guest, nickname=" Nur  ").nickname == "Nur"

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.test import Client as DjangoClient
 
-from games.challenges.services import challenge_attempt_start, challenge_create
 from games.daily.services import daily_attempt_start
 from games.engine import player_view, replay
 from games.models import Game, Race
+from tests.daily.helpers import challenge_made_before_the_seal_rule
 from tests.races.conftest import Lobby
 from tests.races.helpers import (
     SEED,
@@ -237,9 +237,11 @@ async def test_a_daily_deal_and_a_challenge_on_it_tell_nothing_before_the_day_is
     assert _check_receiver(again, SEED, VARIANT, alice_log, sealed=True) == 1
     assert _check_receiver(watcher, SEED, VARIANT, None, sealed=True) == 0
 
-    game = await db(Game.objects.get)(race=race)
-    challenge = await db(challenge_create)(player=alice, game=game)
-    taken = (await db(challenge_attempt_start)(challenge=challenge, player=bob)).attempt
+    game = await db(Game.objects.select_related("race").get)(race=race)
+    # A sealed daily refuses new challenges (tests/fairness); one made before still leaks nothing.
+    challenge, taken = await db(challenge_made_before_the_seal_rule)(
+        recorded=game, maker=alice, player=bob
+    )
     challenge_race = await db(Race.objects.get)(pk=taken.race_id)
     bob_socket = await connect(challenge_race, bob_key)
     bob_log: list[str] = []

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     # Accept-Language, else LANGUAGE_CODE (docs/pages.md, "Language").
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # The site's own 404 page, under DEBUG too (games/pages/notfound.py).
+    "games.pages.notfound.SiteNotFoundMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

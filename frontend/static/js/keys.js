@@ -5,6 +5,9 @@
 const NOT_TEXT = ["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"].map((t) => `:not([type=${t}])`).join("");
 const TYPING = `input${NOT_TEXT}, textarea, select, [contenteditable=''], [contenteditable='true']`;
 const PRESSABLE = "button, a[href], summary, input, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem]";
+// Where Space stays the control's own: a dialog's, a form's or a menu's controls, the
+// site's header, a switch (a checkbox has no other key) and what asks for it.
+const OWN_SPACE = "dialog, form, .menu-pop, .site-header, input, [role=checkbox], [role=switch], [data-own-space]";
 
 /**
  * actions: { stock(), redeal(), waste(), letter(l), digit(n), cancel(), undo(),
@@ -16,8 +19,13 @@ export function installKeys(root, actions, target = document) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest?.(TYPING)) return;
     const inBoard = root.contains(e.target);
-    // Space on another control of the page presses that control, not the stock.
-    if (e.key === " " && !inBoard && e.target.closest?.(PRESSABLE)) return;
+    // While the game is on, Space draws even from the game's buttons (Undo, Hint,
+    // Finish, Resign…: Enter presses them): a mouse leaves focus on the last button
+    // clicked, and Space pressing it again would undo ten moves instead of drawing
+    // ten cards. Elsewhere Space presses the focused control.
+    if (e.key === " " && !inBoard && e.target.closest?.(PRESSABLE)) {
+      if (!actions.enabled() || e.target.closest(OWN_SPACE)) return;
+    }
     if (e.key.startsWith("Arrow") && inBoard && actions.readable()) {
       if (roam(root, e.key)) e.preventDefault();
       return;
@@ -27,9 +35,8 @@ export function installKeys(root, actions, target = document) {
     let handled = true;
     if (key === "Escape") handled = actions.cancel();
     else if (key === " ") {
-      // Space always draws, even with a card focused (Enter presses that card):
-      // mouse players keep focus on the last card they clicked.
-      if (inBoard && e.target.matches(".sb-button")) return;
+      // Space always draws, even with a card or the Undo button focused (Enter
+      // presses those): mouse players keep focus on the last thing they clicked.
       actions.stock();
     } else if (key === "s") actions.stock(); // not "d": d names reserve slot d
     else if (key === "r") actions.redeal();
@@ -42,6 +49,18 @@ export function installKeys(root, actions, target = document) {
   }
   target.addEventListener("keydown", onKey);
 
+  // A switch of the game (Sounds, Automatic moves) clicked with the mouse hands focus
+  // back to the table, so the next Space draws; from the keyboard (a click of detail 0)
+  // it keeps focus, and Space toggles it as a switch should.
+  function onSwitchClick(e) {
+    if (e.detail === 0 || !actions.enabled()) return;
+    const box = e.target.closest?.("label, input[type=checkbox]");
+    if (!box || root.contains(box) || box.closest("dialog, form, .menu-pop, .site-header")) return;
+    if (!(box.matches("input") || box.querySelector("input[type=checkbox]"))) return;
+    setTimeout(() => root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true }));
+  }
+  target.addEventListener("click", onSwitchClick);
+
   // Roving tabindex: the board is one Tab stop; arrows move between its spots.
   function onFocusIn(e) {
     const spot = e.target.closest?.("[data-nav]");
@@ -53,6 +72,7 @@ export function installKeys(root, actions, target = document) {
   return {
     remove() {
       target.removeEventListener("keydown", onKey);
+      target.removeEventListener("click", onSwitchClick);
       root.removeEventListener("focusin", onFocusIn);
     },
   };

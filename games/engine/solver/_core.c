@@ -361,6 +361,78 @@ static inline int stuck(int suit, const Pass *p, u128 waste, uint32_t foundation
     return bits ? suit_stuck(suit, p, bits, foundations) : 0;
 }
 
+/* relax.py's slots_crowded: in the last pysolfc pass, more cards locked into
+ * the slots at once than there are slots (the proof is in relax.py). */
+#define NEVER 1000
+static int slots_crowded(const Pass *p, u128 waste, const Reserve *reserve, uint32_t foundations,
+                         int slots) {
+    int upper[52], locked[52], delta[MAX_CARDS + 1], positions[MAX_CARDS], n = 0, end = 0;
+    uint8_t seen[52] = {0};
+    for (int c = 0; c < 52; c++) upper[c] = NEVER;
+    while (waste) {
+        int pos = (uint64_t)waste ? __builtin_ctzll((uint64_t)waste)
+                                  : 64 + __builtin_ctzll((uint64_t)(waste >> 64));
+        waste ^= bit128(pos);
+        int card = p->cards[pos];
+        if (seen[card]) upper[card] = pos;
+        seen[card] = 1;
+        positions[n++] = pos;
+        end = pos + 1;
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        int hi = (foundations >> (8 * suit + 4)) & 15, lowest = NEVER;
+        for (int rank = 1; rank <= hi && rank < 13; rank++) locked[13 * suit + rank - 1] = NEVER;
+        for (int rank = hi + 1; rank < 13; rank++) {
+            int card = 13 * suit + rank - 1;
+            locked[card] = lowest;
+            if (upper[card] < lowest) lowest = upper[card];
+        }
+    }
+    memset(delta, 0, (size_t)(end + 1) * sizeof(int));
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        int u = locked[p->cards[positions[i]]];
+        if (u < positions[i]) {
+            delta[u]++;
+            delta[positions[i]]--;
+            any = 1;
+        }
+    }
+    if (!any) return 0;
+    for (int j = 0; j < reserve->n; j++) {
+        int u = locked[reserve->c[j]];
+        if (u < NEVER) delta[u]++;
+    }
+    int crowd = 0;
+    for (int u = 0; u <= end; u++) {
+        crowd += delta[u];
+        if (crowd > slots) return 1;
+    }
+    return 0;
+}
+
+/* relax.py's draw_crowds: the bound asked only of a draw that lands locked. */
+static int draw_crowds(const Pass *p, int drawn, u128 waste, const Reserve *reserve,
+                       uint32_t foundations, int slots) {
+    int card = p->cards[drawn], suit = card / 13, rank = card % 13 + 1;
+    int hi = (foundations >> (8 * suit + 4)) & 15;
+    if (rank <= hi + 1) return 0;
+    uint8_t count[13] = {0};
+    u128 bits = waste & p->of_suit[suit];
+    int pair = 0;
+    while (bits) {
+        int pos = (uint64_t)bits ? __builtin_ctzll((uint64_t)bits)
+                                 : 64 + __builtin_ctzll((uint64_t)(bits >> 64));
+        bits ^= bit128(pos);
+        int r = p->cards[pos] % 13 + 1;
+        if (r > hi && r < rank && ++count[r] == 2) {
+            pair = 1;
+            break;
+        }
+    }
+    return pair && slots_crowded(p, waste | bit128(drawn), reserve, foundations, slots);
+}
+
 static int line_push(Search *s, int step) {
     if (s->line_len == s->line_cap) {
         Py_ssize_t cap = s->line_cap ? 2 * s->line_cap : 512;
@@ -850,7 +922,9 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
     }
     if (stock_left) {
         u128 grown = waste | bit128(drawn);
-        if (!(binding && stuck(cards[drawn] / 13, p, grown, foundations))) steps[n++] = DRAW;
+        if (!(binding && stuck(cards[drawn] / 13, p, grown, foundations)) &&
+            !(!refill && !redeals_left && draw_crowds(p, drawn, waste, reserve, foundations, s->slots)))
+            steps[n++] = DRAW;
     }
     if (top >= 0 && !refill && reserve->n < s->slots) steps[n++] = WASTE_DOWN;
     if (!stock_left && waste && redeals_left) steps[n++] = REDEAL;

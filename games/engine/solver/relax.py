@@ -1,6 +1,11 @@
-"""A relaxation of the last pass of `sultan`: positions it shows lost need no search."""
+"""Relaxations of a last pass: positions they show lost need no search.
 
-from games.engine.solver.model import Pass
+`suit_stuck` for `sultan`, `slots_crowded` for `pysolfc`.
+"""
+
+from typing import Final
+
+from games.engine.solver.model import Card, Pass
 
 
 def suit_stuck(suit: int, p: Pass, bits: int, foundations: int) -> bool:
@@ -51,4 +56,89 @@ def suit_stuck(suit: int, p: Pass, bits: int, foundations: int) -> bool:
             hi = rank
         else:
             lo = rank
+    return False
+
+
+_NEVER: Final = 1 << 30
+
+
+def draw_crowds(
+    p: Pass, drawn: int, waste: int, reserve: tuple[Card, ...], foundations: int, slots: int
+) -> bool:
+    """Does drawing the card at `drawn` crowd the slots of the last `pysolfc` pass?
+
+    Only a card that lands locked (both copies of a rank it needs below it)
+    can raise a count, so `slots_crowded` is asked only then: a search that
+    asks on every draw makes the same cuts where the position before the draw
+    was not crowded already, and draws are what the bound is asked about.
+    """
+    card = p.cards[drawn]
+    suit = card // 13
+    hi = (foundations >> (8 * suit + 4)) & 15
+    for rank in range(hi + 1, card % 13 + 1):
+        pair = waste & p.where[13 * suit + rank - 1]
+        if pair & (pair - 1):
+            return slots_crowded(p.cards, waste | (1 << drawn), reserve, foundations, slots)
+    return False
+
+
+def slots_crowded(
+    cards: tuple[Card, ...], waste: int, reserve: tuple[Card, ...], foundations: int, slots: int
+) -> bool:
+    """In the last `pysolfc` pass, must more cards sit in the slots at once than there are slots?
+
+    THE BOUND. Let both copies of a card y lie on the waste, the upper one at
+    position u, with no foundation of y's suit at y's rank yet. Any card x of
+    that suit ranked above y needs a copy of y up first, and neither copy can
+    leave the waste before position u is uncovered. So at the moment the card
+    at u first becomes the waste's top (and in a win it must: every waste card
+    goes up from the top), every such x that lies above u now has left the
+    waste without going up, into a slot, and every such x in a slot now is
+    still there (a slot card only ever goes up). The same holds for any pair
+    of the x's suit between its higher foundation and x, at or below u. With
+    no redeal left nothing reorders the waste. Cards of all suits locked at u
+    sit in the slots together; more of them than slots: no line wins.
+
+    `cards` is the pass's sequence and `waste` the mask of its positions on
+    the waste. Only a draw can raise a count (a card going up lowers them; a
+    card moved from the waste's top into a slot is counted there as before).
+    """
+    upper = [_NEVER] * 52  # per card, where the upper copy lies when both are on the waste
+    seen = [False] * 52
+    positions: list[int] = []
+    bits = waste
+    i = 0
+    while bits:
+        if bits & 1:
+            card = cards[i]
+            if seen[card]:
+                upper[card] = i
+            seen[card] = True
+            positions.append(i)
+        bits >>= 1
+        i += 1
+    locked = [_NEVER] * 52  # per card, the lowest u at which it is locked
+    for suit in range(4):
+        hi = (foundations >> (8 * suit + 4)) & 15
+        lowest = _NEVER
+        for rank in range(hi + 1, 13):
+            card = 13 * suit + rank - 1
+            locked[card] = lowest
+            lowest = min(lowest, upper[card])
+    # How many locked cards each waste position u sees above it or in a slot.
+    delta = [0] * (i + 1)
+    for pos in positions:
+        u = locked[cards[pos]]
+        if u < pos:
+            delta[u] += 1
+            delta[pos] -= 1
+    for card in reserve:
+        u = locked[card]
+        if u < _NEVER:
+            delta[u] += 1
+    crowd = 0
+    for step in delta:
+        crowd += step
+        if crowd > slots:
+            return True
     return False

@@ -36,7 +36,7 @@ from games.engine.solver.model import (
     redeal_order,
     takers,
 )
-from games.engine.solver.relax import suit_stuck
+from games.engine.solver.relax import draw_crowds, suit_stuck
 from games.engine.solver.rounds import SHAKE, Outcome, run_rounds
 
 # Internal steps; a non-negative step is "play this reserve card".
@@ -246,7 +246,14 @@ class Search:
                     steps.append(card)
         if stock_left:
             grown = waste | (1 << drawn)
-            if not (binding and self._stuck(SUIT_OF[cards[drawn]], p, grown, foundations)):
+            if not (
+                (binding and self._stuck(SUIT_OF[cards[drawn]], p, grown, foundations))
+                or (
+                    not refill
+                    and not redeals_left
+                    and draw_crowds(p, drawn, waste, reserve, foundations, self.slots)
+                )
+            ):
                 steps.append(DRAW)
         if top >= 0 and not refill and len(reserve) < self.slots:
             steps.append(WASTE_DOWN)

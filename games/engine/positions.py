@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from games.engine.errors import IllegalMove
 from games.engine.notation import UNDO
@@ -29,16 +29,18 @@ LOG_EVENTS: Final = frozenset({UNDO, RESIGN, TIMEOUT})
 Event = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class _Taken:
-    """One state a later `undo` can go back to, and the rest of the stack."""
+class _Taken(NamedTuple):
+    """One state a later `undo` can go back to, and the rest of the stack.
+
+    NamedTuples, not frozen dataclasses: a frozen dataclass is built through
+    `object.__setattr__` per field, and two of them per move halved replay.
+    """
 
     state: GameState
     below: _Taken | None
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     state: GameState
     history: _Taken | None = None
 
@@ -74,11 +76,22 @@ class Position:
 
 
 def replay(seed: int, variant: str, tokens: list[str]) -> GameState:
-    """The state a log leads to. `undo` takes back the latest move not yet taken back."""
-    position = Position.start(seed, variant)
+    """The state a log leads to. `undo` takes back the latest move not yet taken back.
+
+    The fold keeps only states, on a list: nobody keeps its intermediate
+    positions, so building one per move (as `push` does) would be waste.
+    """
+    state = new_game(seed, variant)
+    history: list[GameState] = []
     for token in tokens:
-        position = position.pop() if token == UNDO else position.push(token)
-    return position.state
+        if token == UNDO:
+            if not history:
+                raise IllegalMove("undo: there is no move to take back", "nothing_to_undo")
+            state = history.pop()
+        else:
+            history.append(state)
+            state = step_token(state, token)
+    return state
 
 
 def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Position, list[Event]]:

@@ -29,10 +29,12 @@ SCOUT_MOVES: Final = 30
 SCOUT_CARDS: Final = 5
 
 
-def _game_link(game: Game | None) -> SafeString | str:
+def _game_link(game: Game | None, *, whose: bool = True) -> SafeString | str:
     if game is None:
         return "—"
     url = reverse("admin:games_game_change", args=[game.pk])
+    if not whose:
+        return format_html('<a href="{}">{}</a>', url, game)
     return format_html('<a href="{}">{}</a> · {}', url, game, game.player)
 
 
@@ -49,7 +51,7 @@ class UnrankedGameAdmin(ModerationOnlyAdmin):
 
     @admin.display(description=gettext_lazy("game"))
     def game_shown(self, unranked: UnrankedGame) -> SafeString | str:
-        return _game_link(unranked.game)
+        return _game_link(unranked.game, whose=False)
 
     @admin.display(description=gettext_lazy("player"))
     def player(self, unranked: UnrankedGame) -> str:

@@ -132,3 +132,11 @@ def test_the_core_prunes_crowded_draws_node_for_node_as_the_reference() -> None:
     assert solve(_SEVEN_ABOVE, max_nodes=None, engine="c") == solve(
         _SEVEN_ABOVE, max_nodes=None, engine="python"
     )
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_the_solver_proves_pysolfc_deal_909_lost_from_the_deal(engine: Engine) -> None:
+    # Unknown at a million positions before the bound; prove.py's separate
+    # proof (the suit-group relaxation, no slot bound) refutes all 126 of its
+    # last passes too (docs/solvability.md).
+    assert solve(new_game(909, "pysolfc"), max_nodes=100_000, engine=engine).status == "lost"

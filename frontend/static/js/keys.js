@@ -7,7 +7,7 @@ const TYPING = `input${NOT_TEXT}, textarea, select, [contenteditable=''], [conte
 const PRESSABLE = "button, a[href], summary, input, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem]";
 // Where Space stays the control's own: a dialog's, a form's or a menu's controls, the
 // site's header, a switch (a checkbox has no other key) and what asks for it.
-const OWN_SPACE = "dialog, form, .menu-pop, .site-header, input, [role=checkbox], [role=switch], [data-own-space]";
+const OWN_SPACE = "dialog, form, .menu-pop, .topbar, input, [role=checkbox], [role=switch], [data-own-space]";
 
 /**
  * actions: { stock(), redeal(), waste(), letter(l), digit(n), cancel(), undo(),
@@ -55,7 +55,7 @@ export function installKeys(root, actions, target = document) {
   function onSwitchClick(e) {
     if (e.detail === 0 || !actions.enabled()) return;
     const box = e.target.closest?.("label, input[type=checkbox]");
-    if (!box || root.contains(box) || box.closest("dialog, form, .menu-pop, .site-header")) return;
+    if (!box || root.contains(box) || box.closest("dialog, form, .menu-pop, .topbar")) return;
     if (!(box.matches("input") || box.querySelector("input[type=checkbox]"))) return;
     setTimeout(() => root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true }));
   }

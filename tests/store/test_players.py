@@ -10,6 +10,7 @@ from django.test import Client, RequestFactory
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import player_create_guest, player_for_user, player_start_guest_session
+from games.common.errors import BadInput
 from games.models import Player
 from games.store.services import MoveRejected, game_create
 from tests.store.helpers import append, log_of
@@ -71,5 +72,5 @@ def test_a_session_cannot_reach_a_guest_that_an_account_has_claimed():
 
 def test_nicknames_are_trimmed_and_never_empty():
     assert player_create_guest(nickname="  a   b  ").nickname == "a b"
-    with pytest.raises(ValueError, match="visible character"):
+    with pytest.raises(BadInput, match="1 to 40 characters"):
         player_create_guest(nickname="   ")

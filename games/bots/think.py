@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.positions import replay
 from games.engine.solver import DEFAULT_MAX_NODES, solve
+from games.engine.solver.greedy import move_preference
 from games.quotas.solver import SolverBusy, solver_run
 
 if TYPE_CHECKING:
@@ -46,17 +47,7 @@ PACES: Final = {"calm": (_("Calm"), 1500), "brisk": (_("Brisk"), 700), "fast": (
 
 def greedy_pick(legal: Sequence[str]) -> str | None:
     """The greedy player's choice among the view's legal moves; None when there is none."""
-    return min(legal, key=_preference) if legal else None
-
-
-def _preference(move: str) -> int:
-    if move == "draw":
-        return 2
-    if move == "redeal":
-        return 3
-    if move[0] != "w":
-        return 0  # a reserve card to a foundation
-    return 1 if move[1].isdigit() else 4  # the waste's card up, else into a slot
+    return min(legal, key=move_preference) if legal else None
 
 
 def line_from(

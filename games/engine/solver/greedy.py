@@ -23,7 +23,7 @@ def greedy_move(state: GameState) -> str | None:
     moves = legal_moves(state)
     # min() keeps the first of equal ranks, and legal_moves lists slots and
     # foundations in order, so ties go to slot a and the lowest foundation.
-    return min(moves, key=_preference) if moves else None
+    return min(moves, key=move_preference) if moves else None
 
 
 def play_greedy(state: GameState) -> tuple[GameState, list[str]]:
@@ -38,7 +38,7 @@ def play_greedy(state: GameState) -> tuple[GameState, list[str]]:
     return state, moves
 
 
-def _preference(move: str) -> int:
+def move_preference(move: str) -> int:
     if move == "draw":
         return 2
     if move == "redeal":

@@ -69,6 +69,10 @@ def production(
             # Every scripted racer comes from one address: hundreds of "people"
             # creating races there is the bench, not an abuser (games/quotas/).
             SULTAN_QUOTA_RACE="1000000,1000000",
+            # ... and as many new guests and sign-ups (tests/fairness/test_sybils.py
+            # tests those per-address throttles themselves).
+            SULTAN_QUOTA_GUEST="1000000,1000000",
+            SULTAN_QUOTA_SIGNUP="1000000,1000000",
             # Redis pub/sub is not scoped by database number: channels of this run's own.
             SULTAN_CHANNEL_PREFIX=f"bench-{label}-{os.getpid()}",
             **(env or {}),

@@ -17,35 +17,15 @@ client: routing, middleware, the token's check and quota, the endpoint):
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 import warnings
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-
-def _setup(database_url: str | None) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.pop("REDIS_URL", None)
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sultan_site.settings")
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-    # The quota would stop the baseline's hundreds of pages: this measures the reads.
-    os.environ.setdefault("SULTAN_QUOTA_API", "1000000,1000000")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from bench.inprocess import django_in_process
 
 
 def _account(games: int) -> str:
@@ -79,7 +59,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--database-url")
     args = parser.parse_args()
-    _setup(args.database_url)
+    # The quota would stop the baseline's hundreds of pages: this measures the reads.
+    django_in_process(args.database_url, SULTAN_QUOTA_API="1000000,1000000")
     from django.test import Client
 
     secret = _account(args.games)

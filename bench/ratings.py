@@ -22,34 +22,16 @@ DEBUG on, the in-memory channel layer), or on PostgreSQL with --database-url:
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-
-def _setup(database_url: str | None) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.pop("REDIS_URL", None)
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sultan_site.settings")
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from bench.inprocess import django_in_process
 
 
 def _players(count: int, prefix: str) -> list[int]:
@@ -234,7 +216,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--only", choices=("leaderboard", "rebuild"), default=None)
     args = parser.parse_args()
-    _setup(args.database_url)
+    django_in_process(args.database_url)
     if args.only != "rebuild":
         bench_leaderboard(args.players, args.rounds)
     if args.only != "leaderboard":

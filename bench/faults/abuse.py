@@ -43,7 +43,14 @@ if str(ROOT) not in sys.path:
 
 import websockets  # noqa: E402
 
-from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
+from bench.faults.harness import (  # noqa: E402
+    bounded,
+    crews,
+    fault_arguments,
+    latency_bound_argument,
+    production,
+    verdict,
+)
 from bench.ledger import audit, stored_moves  # noqa: E402
 from bench.pace import HumanPace  # noqa: E402
 from bench.racers import Racer, latency_line, pct  # noqa: E402
@@ -335,21 +342,10 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--races", type=int, default=2, help="honest races")
-    parser.add_argument("--seats", type=int, default=8)
+    parser = fault_arguments(__doc__, races=2, seed=17, timeout_s=180.0)
     parser.add_argument("--flooders", type=int, default=4)
     parser.add_argument("--phase-s", type=float, default=8.0, help="quiet, then attacked")
-    parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--timeout-s", type=float, default=180.0)
-    # The suite runs this for its promises (no write, no crash); a p99 of a few dozen
-    # samples on a shared 2-core machine is one hiccup, a figure to read, not assert.
-    parser.add_argument(
-        "--no-latency-bound",
-        dest="latency_bound",
-        action="store_false",
-        help="print the honest racers' p99 under attack without failing on it",
-    )
+    latency_bound_argument(parser, "attack")
     args = parser.parse_args()
     with production("fault_abuse") as prod:
         failures = asyncio.run(bounded(scenario(prod.topo, args), args.timeout_s))

@@ -25,7 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
+from bench.faults.harness import (  # noqa: E402
+    bounded,
+    crews,
+    fault_arguments,
+    production,
+    verdict,
+)
 from bench.ledger import audit, stored_moves  # noqa: E402
 from bench.pace import HumanPace  # noqa: E402
 from bench.racers import latency_line  # noqa: E402
@@ -116,14 +122,7 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--races", type=int, default=2)
-    parser.add_argument("--seats", type=int, default=8)
-    parser.add_argument("--before-s", type=float, default=3.0)
-    parser.add_argument("--outage-s", type=float, default=3.0)
-    parser.add_argument("--after-s", type=float, default=5.0)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--timeout-s", type=float, default=180.0)
+    parser = fault_arguments(__doc__, races=2, seed=13, timeout_s=180.0, outage=(3.0, 5.0))
     args = parser.parse_args()
     with production("fault_db") as prod:
         failures = asyncio.run(bounded(scenario(prod.topo, args), args.timeout_s))

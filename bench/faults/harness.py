@@ -8,6 +8,7 @@ prints its figures and exits non-zero when a promise was broken.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import shutil
@@ -130,6 +131,41 @@ async def bounded(work: Awaitable[T], timeout_s: float) -> T:
         if deadline.expired():
             raise SystemExit(f"FAILED: did not finish within {timeout_s:.0f} s") from None
         raise
+
+
+def fault_arguments(
+    doc: str | None,
+    *,
+    races: int,
+    seed: int,
+    timeout_s: float,
+    seats: bool = True,
+    outage: tuple[float, float] | None = None,
+) -> argparse.ArgumentParser:
+    """The arguments every fault script takes; `outage` is the default seconds of play
+    before and after an outage, for the scripts that stop a service."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--races", type=int, default=races, help="honest races")
+    if seats:
+        parser.add_argument("--seats", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--timeout-s", type=float, default=timeout_s, help="give up after this")
+    if outage:
+        parser.add_argument("--before-s", type=float, default=outage[0])
+        parser.add_argument("--outage-s", type=float, default=3.0)
+        parser.add_argument("--after-s", type=float, default=outage[1])
+    return parser
+
+
+def latency_bound_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    # The suite runs the abuse scripts for their promises (refused, alive); a p99 of a
+    # few dozen samples on a shared 2-core machine is one hiccup, a figure to read there.
+    parser.add_argument(
+        "--no-latency-bound",
+        dest="latency_bound",
+        action="store_false",
+        help=f"print the honest racers' p99 under {what} without failing on it",
+    )
 
 
 def verdict(failures: list[str]) -> int:

@@ -24,7 +24,13 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
+from bench.faults.harness import (  # noqa: E402
+    bounded,
+    crews,
+    fault_arguments,
+    production,
+    verdict,
+)
 from bench.ledger import audit, stored_moves  # noqa: E402
 from bench.pace import HumanPace  # noqa: E402
 from bench.racers import latency_line, pct  # noqa: E402
@@ -94,16 +100,12 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--races", type=int, default=4)
-    parser.add_argument("--seats", type=int, default=8)
+    parser = fault_arguments(__doc__, races=4, seed=7, timeout_s=240.0)
     parser.add_argument("--moves", type=int, default=400, help="moves per racer at most")
     parser.add_argument("--kills", type=int, default=4)
     parser.add_argument("--min-gap", type=float, default=1.5, help="seconds between kills, least")
     parser.add_argument("--max-gap", type=float, default=4.0, help="seconds between kills, most")
     parser.add_argument("--after-s", type=float, default=3.0, help="play on after the last kill")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--timeout-s", type=float, default=240.0, help="give up after this")
     args = parser.parse_args()
     with production("fault_kill") as prod:
         failures, _ = asyncio.run(bounded(scenario(prod.topo, args), args.timeout_s))

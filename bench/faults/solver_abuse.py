@@ -42,7 +42,14 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.faults.harness import bounded, crews, production, verdict  # noqa: E402
+from bench.faults.harness import (  # noqa: E402
+    bounded,
+    crews,
+    fault_arguments,
+    latency_bound_argument,
+    production,
+    verdict,
+)
 from bench.pace import HumanPace  # noqa: E402
 from bench.racers import latency_line, pct  # noqa: E402
 from bench.scrape import histogram_line, scrape  # noqa: E402
@@ -280,21 +287,11 @@ def judge(outcome: Outcome, latency_bound: bool = True) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--races", type=int, default=2, help="honest races of 8")
+    parser = fault_arguments(__doc__, races=2, seed=23, timeout_s=240.0, seats=False)
     parser.add_argument("--abusers", type=int, default=6, help="abusing sessions at once")
     parser.add_argument("--phase-s", type=float, default=10.0, help="quiet, then abused")
-    parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--timeout-s", type=float, default=240.0)
     parser.add_argument("--compare", action="store_true", help="also without the protections")
-    # As in abuse.py: the suite runs this for its promises (refused, alive); a p99
-    # of a few dozen samples on a shared 2-core machine is a figure to read there.
-    parser.add_argument(
-        "--no-latency-bound",
-        dest="latency_bound",
-        action="store_false",
-        help="print the honest racers' p99 under abuse without failing on it",
-    )
+    latency_bound_argument(parser, "abuse")
     args = parser.parse_args()
     print(
         f"solver abuse: {args.races * 8} honest racers through nginx over 2 Daphne processes;"

@@ -75,6 +75,14 @@ class Client:
         self.frames.append(message)
         return message
 
+    async def receive_versioned(self, timeout: float = 5) -> dict[str, Any]:
+        """The next frame that is not a presence: who is here carries no version, and
+        through Redis a connect's presence may arrive after later frames."""
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] != "presence":
+                return message
+
     async def receive_until(self, kind: str, timeout: float = 5) -> dict[str, Any]:
         while True:
             message = await self.receive(timeout)

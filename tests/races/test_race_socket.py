@@ -336,13 +336,13 @@ async def test_sync_answers_synced_when_current_and_the_missed_events_when_behin
     await alice.send({"type": "sync", "v": current})
     assert await alice.receive_until("synced") == {"type": "synced", "v": current}
     await alice.send({"type": "sync", "v": before})
-    healed = await alice.receive()
+    healed = await alice.receive_versioned()
     assert healed["type"] == "progress"
     assert healed["vs"] == [before + 1, before + 2]
     assert healed["racers"] == [
         {"player": started.players["alice"].pk, "seq": 2, "progress": ANY},
     ]
-    assert await alice.receive() == {"type": "synced", "v": current}
+    assert await alice.receive_versioned() == {"type": "synced", "v": current}
     await alice.close()
 
 

@@ -519,17 +519,22 @@ from games.api.models import AccessToken  # noqa: E402
 from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
 from games.daily.models import DailyAttempt  # noqa: E402
 from games.fairness.models import IdentityLink, UnrankedGame  # noqa: E402
+from games.friends.models import Block, Follow, Invitation, InvitePrivacy  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
 __all__ = [
     "AccessToken",
+    "Block",
     "Challenge",
     "ChallengeAttempt",
     "DailyAttempt",
+    "Follow",
     "Game",
     "GameStatus",
     "IdentityLink",
+    "Invitation",
+    "InvitePrivacy",
     "ModerationAction",
     "ModerationKind",
     "Move",

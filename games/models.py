@@ -409,6 +409,10 @@ class Game(models.Model):
         ]
         indexes: ClassVar = [
             models.Index(fields=["player", "-created_at"], name="game_player_recent"),
+            # Head-to-head (games/friends/headtohead.py): a player's race games by race.
+            models.Index(
+                fields=["player", "race"], condition=Q(race__isnull=False), name="game_player_race"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -27,6 +27,7 @@ from games.daily.records import daily_records
 from games.daily.rules import daily_today
 from games.daily.selectors import daily_streaks
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.friends.headtohead import head_to_head
 from games.friends.selectors import relation_of
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
@@ -139,8 +140,11 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         "stats": player_variant_stats(player=player, races_only=True),
         "recent": _recent_games(player),
         "streaks": streaks if streaks.best_played else None,
-        "relation": relation_of(viewer=player_for_request(request), other=player),
     }
+    viewer = player_for_request(request)
+    if (relation := relation_of(viewer=viewer, other=player)) is not None and viewer is not None:
+        context["relation"] = relation
+        context["head_to_head"] = head_to_head(me=viewer, other=player)
     return render(request, "profile.html", context)
 
 

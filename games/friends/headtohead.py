@@ -47,15 +47,15 @@ class HeadToHead:
 
 
 def _shared_races(me: Player, other: Player) -> QuerySet[Game]:
-    theirs = Game.objects.filter(race_id=OuterRef("race_id"), player=other)
-    return (
-        Game.objects.filter(player=me, race__isnull=False, standing__isnull=False)
-        .annotate(
-            their_game=Subquery(theirs.values("pk")[:1]),
-            their_place=Subquery(theirs.values("standing__place")[:1]),
-        )
-        .filter(their_place__isnull=False)
-    )
+    """My standing games in races where `other` has a standing game too: one join (the
+    same `race__games` in one filter call is one alias), their game and place beside."""
+    return Game.objects.filter(
+        player=me,
+        race__isnull=False,
+        standing__isnull=False,
+        race__games__player=other,
+        race__games__standing__isnull=False,
+    ).annotate(their_game=F("race__games__id"), their_place=F("race__games__standing__place"))
 
 
 def head_to_head(*, me: Player, other: Player) -> HeadToHead:

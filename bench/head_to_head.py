@@ -174,7 +174,8 @@ def main() -> None:
         f"baseline, index dropped:        median {dropped:7.2f} ms, worst {dropped_worst:7.2f} ms"
     )
     print(
-        f"ratio indexed / plain count: {indexed / plain:.1f}x; index dropped / indexed: {dropped / indexed:.1f}x"
+        f"ratio indexed / plain count: {indexed / plain:.1f}x;"
+        f" index dropped / indexed: {dropped / indexed:.1f}x"
     )
     print("EXPLAIN of the shared races, indexed:\n" + plan)
 

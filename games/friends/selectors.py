@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games.daily.selectors import daily_results_among
 from games.friends.models import (
     INVITE_ANYONE,
     INVITE_FRIENDS,
@@ -19,6 +21,7 @@ from games.friends.models import (
 )
 from games.friends.presence import presence_online
 from games.models import Player
+from games.races.selectors import Standing
 
 
 def follows(*, follower: Player, followee: Player) -> bool:
@@ -138,3 +141,9 @@ def relation_of(*, viewer: Player | None, other: Player) -> Relation | None:
         follows_you=follows(follower=other, followee=viewer),
         blocked=blocks(blocker=viewer, blocked=other),
     )
+
+
+def friends_daily(*, player: Player, day: date, variant: str) -> list[Standing]:
+    """The day's results of `player` and their friends, in the board's order."""
+    ids = [player.pk, *friend_ids(player=player)]
+    return daily_results_among(day=day, variant=variant, player_ids=ids)

@@ -9,7 +9,8 @@ of two players (the races both ran, who finished ahead); presence.py
 counts a player's open site sockets across tabs and processes (Redis, with a
 process-local fallback), expiring by heartbeat; protocol.py shapes the site
 socket's messages, notify.py tells a player's group in any process,
-consumer.py is the socket (`/ws/site/`), routing.py its address; views.py serves /friends/ and the profile's buttons.
+consumer.py is the socket (`/ws/site/`), routing.py its address; views.py
+serves /friends/ and the profile's buttons.
 
 May import: games.races (an invitation seats its invitee through the race
 services; head-to-head reads standings), games.accounts, games.quotas,

@@ -20,7 +20,7 @@ from games.friends.models import (
     InvitePrivacy,
 )
 from games.friends.presence import presence_online
-from games.models import Player
+from games.models import Player, Race, RaceEntry
 from games.races.selectors import Standing
 
 
@@ -147,3 +147,13 @@ def friends_daily(*, player: Player, day: date, variant: str) -> list[Standing]:
     """The day's results of `player` and their friends, in the board's order."""
     ids = [player.pk, *friend_ids(player=player)]
     return daily_results_among(day=day, variant=variant, player_ids=ids)
+
+
+def lobby_invitable(*, player: Player, race: Race) -> list[Followed]:
+    """`player`'s friends not seated in `race`: whom its lobby may invite."""
+    seated = set(
+        RaceEntry.objects.filter(race=race, left_at__isnull=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [f for f in followed_players(player=player) if f.friend and f.player.pk not in seated]

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from games.accounts.selectors import player_for_request
-from games.friends.selectors import friends_daily
+from games.friends.selectors import friends_daily, lobby_invitable
 
 register = template.Library()
 
@@ -26,3 +26,14 @@ def friends_daily_board(context: Any) -> dict[str, Any]:
         "you": player.pk,
         "replay_label": context.get("replay_label"),
     }
+
+
+@register.inclusion_tag("race_invite.html", takes_context=True)
+def friends_lobby_invite(context: Any) -> dict[str, Any]:
+    """A racer's friends not seated yet, to invite to this lobby."""
+    player, race = context.get("player"), context["race"]
+    if not context.get("in_lobby") or context.get("role") != "racer" or player is None:
+        return {"friends": None}
+    if player.is_guest:
+        return {"friends": None}
+    return {"friends": lobby_invitable(player=player, race=race), "race": race}

@@ -16,7 +16,9 @@ from games.friends.services import (
     follow_delete,
     privacy_set,
 )
-from games.models import Player
+from games.models import Player, RaceEntry
+from games.races.matchmaking import race_now
+from games.races.services import RaceRefused
 from tests.friends.conftest import befriend
 from tests.pages.helpers import client_for
 
@@ -131,3 +133,15 @@ def test_profile_block_button_blocks_and_unknown_action_changes_nothing(
     client.post("/@/bob/befriend")
     client.post("/@/nobody/follow")
     assert not Follow.objects.exists()
+
+
+def test_race_now_never_seats_two_players_one_of_whom_blocks_the_other(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    block_create(blocker=bob, blocked=alice)
+    seat = race_now(player=bob, variant="sultan", minutes=5)
+    with pytest.raises(RaceRefused) as refused:
+        race_now(player=alice, variant="sultan", minutes=5)
+    assert refused.value.code == "no_seat"
+    assert not RaceEntry.objects.filter(race=seat.race, player=alice).exists()
+    assert race_now(player=charlie, variant="sultan", minutes=5).race == seat.race

@@ -19,6 +19,7 @@ from games.friends.services import (
 )
 from games.models import Player, Race, RaceEntry
 from games.quotas.quotas import QuotaExceeded
+from games.races.services import race_create, race_join
 from tests.friends.conftest import befriend
 from tests.pages.helpers import client_for
 
@@ -158,3 +159,23 @@ def test_the_invite_form_refused_says_why_and_makes_nothing(alice: Player, bob: 
     )
     assert "bob accepts invitations from friends only" in response.content.decode()
     assert not Race.objects.exists()
+
+
+def test_a_lobby_offers_to_invite_friends_not_seated_and_invites_to_it(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    race = race_create(host=alice, variant="sultan")
+    race_join(race=race, player=charlie)
+    client = client_for(alice)
+    form = client.get(f"/r/{race.code}/").content.decode().split('id="lobby-invite"')[1]
+    form = form.split("</form>")[0]
+    assert 'value="bob"' in form
+    assert 'value="charlie"' not in form  # seated already
+    response = client.post(
+        "/friends/invite",
+        {"to": ["bob"], "race": race.code, "variant": "sultan", "time_limit": "15"},
+    )
+    assert response["Location"] == f"/r/{race.code}/"
+    assert Invitation.objects.get().race == race

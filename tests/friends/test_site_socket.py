@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -99,4 +101,15 @@ async def test_a_bad_frame_is_answered_with_an_error_and_a_wrong_answer_rejected
     await site.send({"type": "answer", "id": "x", "invitation": 99999, "accept": True})
     reject = await site.receive_until("reject")
     assert (reject["id"], reject["code"]) == ("x", "not_found")
+    await site.close()
+
+
+async def test_a_flooding_client_is_told_once_then_closed(alice: Player, settings: Any) -> None:
+    settings.WS_RATE_PER_S = 2
+    site = await site_connect(await db(session_key)(alice))
+    for _ in range(4):
+        await site.send({"type": "ping"})
+    frames = [await site.receive() for _ in range(3)]
+    assert [f["type"] for f in frames].count("error") == 1
+    assert next(f for f in frames if f["type"] == "error")["code"] == "flood"
     await site.close()

@@ -409,6 +409,10 @@ class Game(models.Model):
         ]
         indexes: ClassVar = [
             models.Index(fields=["player", "-created_at"], name="game_player_recent"),
+            # Head-to-head (games/friends/headtohead.py): a player's race games by race.
+            models.Index(
+                fields=["player", "race"], condition=Q(race__isnull=False), name="game_player_race"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -519,17 +523,22 @@ from games.api.models import AccessToken  # noqa: E402
 from games.challenges.models import Challenge, ChallengeAttempt  # noqa: E402
 from games.daily.models import DailyAttempt  # noqa: E402
 from games.fairness.models import IdentityLink, UnrankedGame  # noqa: E402
+from games.friends.models import Block, Follow, Invitation, InvitePrivacy  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
 
 __all__ = [
     "AccessToken",
+    "Block",
     "Challenge",
     "ChallengeAttempt",
     "DailyAttempt",
+    "Follow",
     "Game",
     "GameStatus",
     "IdentityLink",
+    "Invitation",
+    "InvitePrivacy",
     "ModerationAction",
     "ModerationKind",
     "Move",

@@ -6,6 +6,7 @@ from games.api import views as api_views
 from games.bots import views as bot_views
 from games.challenges import views as challenge_views
 from games.daily import views as daily_views
+from games.friends import views as friend_views
 from games.pages import home
 from games.pages import social as social_views
 from games.pages import views as page_views
@@ -24,6 +25,11 @@ urlpatterns = [
     path("races/public", home.public_races_list, name="public_races"),
     path("leaderboard/", social_views.leaderboard_page, name="leaderboard"),
     path("@/<str:username>/", social_views.profile_page, name="profile"),
+    # Friends (games/friends/, docs/pages.md).
+    path("friends/", friend_views.friends_page, name="friends"),
+    path("friends/privacy", friend_views.privacy_change, name="friends_privacy"),
+    path("friends/invite", friend_views.invite, name="friends_invite"),
+    path("@/<str:username>/<str:action>", friend_views.relation_change, name="relation"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
     # The daily deal and challenges (docs/pages.md).

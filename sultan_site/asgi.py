@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.api.sockets import BearerTokenSockets  # noqa: E402
+from games.friends.routing import websocket_urlpatterns as site_socket  # noqa: E402
 from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
 from games.quotas.solver import solver_processes_start  # noqa: E402
 from games.races.publisher import Publisher  # noqa: E402
@@ -44,7 +45,7 @@ router = ProtocolTypeRouter(
         # a program's, with a bearer token, is the token's account (games/api/sockets.py).
         "websocket": BearerTokenSockets(
             browsers=AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + site_socket))
             ),
             programs=URLRouter(websocket_urlpatterns),
         ),

@@ -330,6 +330,8 @@ SULTAN_QUOTAS = {
     "api": _quota("api", 600, 1800),
     # House bots added to races, per player and per address.
     "bot": _quota("bot", 20, 60),
+    # Invitations to races sent (games/friends/), per player and per address.
+    "invite": _quota("invite", 20, 60),
     # New guests and sign-ups per address (the per-player number is unused: there is
     # no player yet). A fresh identity is a fresh sight of every deal (docs/anticheat.md).
     "guest": _quota("guest", 1, 10),
@@ -339,6 +341,9 @@ SULTAN_QUOTAS = {
 # Bots (games/bots/): the minimum gap between a bot's moves, enforced on the race
 # socket (docs/protocol.md, "Bots"); how long a public lobby waits for a second
 # racer before the house bot takes the seat (0: never).
+# The site socket's presence (games/friends/presence.py): a socket not heard from
+# for this long no longer counts (a killed process's sockets lapse).
+SULTAN_PRESENCE_TTL_S = env_int("SULTAN_PRESENCE_TTL_S", 30)
 SULTAN_BOT_MIN_GAP_MS = env_int("SULTAN_BOT_MIN_GAP_MS", 300)
 SULTAN_BOT_FILL_AFTER_S = env_int("SULTAN_BOT_FILL_AFTER_S", 60)
 # Where the house bot opens its race socket: this process's own address unless

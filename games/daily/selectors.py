@@ -282,3 +282,15 @@ def daily_deal_revealed(*, day: date, variant: str, now: datetime | None = None)
             while len(_verdicts) > 256:
                 _verdicts.popitem(last=False)
     return DayDeal(seed, verdict)
+
+
+def daily_results_among(*, day: date, variant: str, player_ids: list[int]) -> list[Standing]:
+    """The day's board as it shows `player_ids` (a friends' board, games/friends/), in its
+    order: the same rows and rule as `daily_board`, so nothing the board hides shows here."""
+    rows = (
+        _attempts()
+        .filter(day=day, variant=variant, player_id__in=player_ids)
+        .order_by(*rank_order(game="game__"))
+        .values_list(*_FIELDS)
+    )
+    return [_result(row).standing for row in rows]

@@ -21,11 +21,14 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.accounts.selectors import player_for_request
 from games.common.http import notice
 from games.daily.records import daily_records
 from games.daily.rules import daily_today
 from games.daily.selectors import daily_streaks
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.friends.headtohead import head_to_head
+from games.friends.selectors import relation_of
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
 from games.pages.history import player_variant_stats
@@ -138,6 +141,10 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
         "recent": _recent_games(player),
         "streaks": streaks if streaks.best_played else None,
     }
+    viewer = player_for_request(request)
+    if (relation := relation_of(viewer=viewer, other=player)) is not None and viewer is not None:
+        context["relation"] = relation
+        context["head_to_head"] = head_to_head(me=viewer, other=player)
     return render(request, "profile.html", context)
 
 

@@ -87,7 +87,8 @@ def _leave_other_lobbies(*, player: Player, variant: str, time_limit_s: int) -> 
 
 
 def _seat(*, player: Player, variant: str, time_limit_s: int) -> Seat:
-    candidates = list(_seating(variant=variant, time_limit_s=time_limit_s))
+    seating = _seating(variant=variant, time_limit_s=time_limit_s)
+    candidates = list(seating.exclude(_meets_a_block(player)))
     for race in candidates:
         if RaceEntry.objects.filter(race=race, player=player, left_at__isnull=True).exists():
             return Seat(race, race.version, new=False, running=race.status != RaceStatus.LOBBY)
@@ -100,9 +101,23 @@ def _seat(*, player: Player, variant: str, time_limit_s: int) -> Seat:
             raise
         race.refresh_from_db()
         return Seat(race, version, new=True, running=race.status != RaceStatus.LOBBY)
+    if seating.filter(status=RaceStatus.LOBBY).exists():
+        # The kind's one lobby seats someone this player blocks or is blocked by.
+        raise RaceRefused(
+            "no_seat", gettext("no public race of this kind can seat you: try another")
+        )
     # Up to MAX_SEATS, race_create's default: a public race fills as far as a race can.
     race = race_create(host=player, variant=variant, time_limit_s=time_limit_s, public=True)
     return Seat(race, race.version, new=True, running=False)
+
+
+def _meets_a_block(player: Player) -> Q:
+    """Races seating someone who blocks `player` or whom `player` blocks (games/friends):
+    strangers who blocked each other never share a public race's seat list."""
+    seated = RaceEntry.objects.filter(left_at__isnull=True).filter(
+        Q(player__blocking__blocked=player) | Q(player__blocked_by__blocker=player)
+    )
+    return Q(pk__in=seated.values("race_id"))
 
 
 def _seating(*, variant: str, time_limit_s: int) -> QuerySet[Race]:

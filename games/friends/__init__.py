@@ -1,0 +1,19 @@
+"""Friends: follows, blocks, who may invite whom, invitations to races, presence, head-to-head.
+
+models.py holds the rows (follows, blocks, the invitation privacy setting,
+invitations); services.py writes them (follow, unfollow, block, the setting,
+inviting and answering, each told to the players it concerns after commit
+through their site socket's group); selectors.py reads friends, blocks,
+pending invitations and the friends' daily results; headtohead.py the record
+of two players (the races both ran, who finished ahead); presence.py
+counts a player's open site sockets across tabs and processes (Redis, with a
+process-local fallback), expiring by heartbeat; protocol.py shapes the site
+socket's messages, notify.py tells a player's group in any process,
+consumer.py is the socket (`/ws/site/`), routing.py its address; views.py
+serves /friends/ and the profile's buttons.
+
+May import: games.races (an invitation seats its invitee through the race
+services; head-to-head reads standings), games.accounts, games.quotas,
+games.common, games.models, games.i18n, games.daily (friends' results on a day),
+games.engine (the variants an invitation offers).
+"""

@@ -1,0 +1,159 @@
+"""Reads about players' relations: follows, friends, blocks, invitations, who may invite."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from games.daily.selectors import daily_results_among
+from games.friends.models import (
+    INVITE_ANYONE,
+    INVITE_FRIENDS,
+    INVITE_NOBODY,
+    Block,
+    Follow,
+    Invitation,
+    InvitationStatus,
+    InvitePrivacy,
+)
+from games.friends.presence import presence_online
+from games.models import Player, Race, RaceEntry
+from games.races.selectors import Standing
+
+
+def follows(*, follower: Player, followee: Player) -> bool:
+    return Follow.objects.filter(follower=follower, followee=followee).exists()
+
+
+def friends_are(*, a: Player, b: Player) -> bool:
+    """Mutual follows."""
+    return follows(follower=a, followee=b) and follows(follower=b, followee=a)
+
+
+def blocks_between(*, a: Player, b: Player) -> bool:
+    """Either blocks the other."""
+    return Block.objects.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a)).exists()
+
+
+def blocks(*, blocker: Player, blocked: Player) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def invite_privacy(*, player: Player) -> str:
+    row = InvitePrivacy.objects.filter(player=player).first()
+    return row.invitations if row is not None else INVITE_FRIENDS
+
+
+def invite_refusal(*, inviter: Player, invitee: Player) -> str | None:
+    """Why `inviter` may not invite `invitee` (a code), or None when they may."""
+    if invitee.is_guest or invitee.deleted_at is not None:
+        return "not_account"
+    if blocks_between(a=inviter, b=invitee):
+        return "blocked"
+    privacy = invite_privacy(player=invitee)
+    if privacy == INVITE_NOBODY:
+        return "no_invitations"
+    if privacy != INVITE_ANYONE and not friends_are(a=inviter, b=invitee):
+        return "friends_only"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Followed:
+    player: Player
+    username: str
+    friend: bool  # they follow back
+    online: bool
+
+
+def followed_players(*, player: Player) -> list[Followed]:
+    """Whom `player` follows, friends first, each with whether they are online now."""
+    back = Follow.objects.filter(follower=OuterRef("followee"), followee=player)
+    rows = list(
+        Follow.objects.filter(follower=player)
+        .select_related("followee__user")
+        .annotate(back=Exists(back))
+        .order_by("-back", "followee__nickname", "followee_id")
+    )
+    online = presence_online(player_ids=[r.followee_id for r in rows])
+    return [
+        Followed(
+            r.followee,
+            r.followee.user.username if r.followee.user is not None else "",
+            r.back,
+            r.followee_id in online,
+        )
+        for r in rows
+    ]
+
+
+def friend_ids(*, player: Player) -> list[int]:
+    """Mutual follows' player ids."""
+    back = Follow.objects.filter(follower=OuterRef("followee"), followee=player)
+    return list(
+        Follow.objects.filter(follower=player)
+        .filter(Exists(back))
+        .values_list("followee_id", flat=True)
+    )
+
+
+def follower_ids(*, player: Player) -> list[int]:
+    """Who follows `player`: those told when they come and go."""
+    return list(Follow.objects.filter(followee=player).values_list("follower_id", flat=True))
+
+
+def blocked_players(*, player: Player) -> QuerySet[Block]:
+    return Block.objects.filter(blocker=player).select_related("blocked__user")
+
+
+def invitations_pending(*, invitee: Player) -> QuerySet[Invitation]:
+    return (
+        Invitation.objects.filter(
+            invitee=invitee, status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
+        )
+        .select_related("inviter", "race")
+        .order_by("created_at", "pk")
+    )
+
+
+def online_followed_usernames(*, player: Player) -> list[str]:
+    return [f.username for f in followed_players(player=player) if f.online]
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """What a profile's visitor sees of their relation to its player, and may do."""
+
+    following: bool
+    follows_you: bool
+    blocked: bool  # the visitor blocks them
+
+
+def relation_of(*, viewer: Player | None, other: Player) -> Relation | None:
+    """None: no buttons (a guest, nobody, or one's own profile)."""
+    if viewer is None or viewer.is_guest or viewer.pk == other.pk:
+        return None
+    return Relation(
+        following=follows(follower=viewer, followee=other),
+        follows_you=follows(follower=other, followee=viewer),
+        blocked=blocks(blocker=viewer, blocked=other),
+    )
+
+
+def friends_daily(*, player: Player, day: date, variant: str) -> list[Standing]:
+    """The day's results of `player` and their friends, in the board's order."""
+    ids = [player.pk, *friend_ids(player=player)]
+    return daily_results_among(day=day, variant=variant, player_ids=ids)
+
+
+def lobby_invitable(*, player: Player, race: Race) -> list[Followed]:
+    """`player`'s friends not seated in `race`: whom its lobby may invite."""
+    seated = set(
+        RaceEntry.objects.filter(race=race, left_at__isnull=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [f for f in followed_players(player=player) if f.friend and f.player.pk not in seated]

@@ -1,0 +1,223 @@
+"""Writes about players' relations: follow, block, the invitation setting, invitations.
+
+Every refusal is a `FriendRefused` (a `Refused`): nothing is written. What the
+other player must learn (an invitation, its answer) is told after commit, to
+their site sockets' group in whatever process holds them (notify.py).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, Final
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.common.errors import Refused
+from games.friends import protocol
+from games.friends.models import (
+    INVITE_CHOICES,
+    Block,
+    Follow,
+    Invitation,
+    InvitationStatus,
+    InvitePrivacy,
+)
+from games.friends.notify import site_tell_now
+from games.friends.selectors import blocks, invite_refusal
+from games.models import Player, Race, RaceEntry, RaceStatus
+from games.quotas.quotas import quota_take
+from games.races.services import RaceRefused, race_create, race_join
+
+INVITATION_TTL: Final = timedelta(minutes=2)
+MAX_INVITEES: Final = 7  # a race seats 8
+
+
+class FriendRefused(Refused):
+    """A follow, block or invitation the rules do not allow."""
+
+
+def _account(player: Player) -> None:
+    if player.is_guest or player.deleted_at is not None:
+        raise FriendRefused("not_account", _("only account players have friends: log in first"))
+
+
+def follow_create(*, follower: Player, followee: Player) -> None:
+    """`follower` follows `followee` (again: no change). Refused for guests, oneself, and
+    someone who blocks the follower."""
+    _account(follower)
+    _account(followee)
+    if blocks(blocker=followee, blocked=follower):
+        raise FriendRefused("blocked", _("this player does not accept follows from you"))
+    try:
+        with transaction.atomic():
+            Follow.objects.get_or_create(follower=follower, followee=followee)
+    except IntegrityError:  # follow_not_oneself: the one case get_or_create cannot meet
+        raise FriendRefused("oneself", _("you cannot follow yourself")) from None
+
+
+def follow_delete(*, follower: Player, followee: Player) -> None:
+    Follow.objects.filter(follower=follower, followee=followee).delete()
+
+
+def block_create(*, blocker: Player, blocked: Player) -> None:
+    """Block: both follows between them go, and so do their pending invitations."""
+    _account(blocker)
+    try:
+        with transaction.atomic():
+            Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+            Follow.objects.filter(
+                Q(follower=blocker, followee=blocked) | Q(follower=blocked, followee=blocker)
+            ).delete()
+            Invitation.objects.filter(
+                Q(inviter=blocker, invitee=blocked) | Q(inviter=blocked, invitee=blocker),
+                status=InvitationStatus.PENDING,
+            ).update(status=InvitationStatus.DECLINED, answered_at=timezone.now())
+    except IntegrityError:
+        raise FriendRefused("oneself", _("you cannot block yourself")) from None
+
+
+def block_delete(*, blocker: Player, blocked: Player) -> None:
+    Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+def privacy_set(*, player: Player, invitations: str) -> None:
+    _account(player)
+    if invitations not in dict(INVITE_CHOICES):
+        raise FriendRefused("bad_request", _("choose friends only, anyone or no one"))
+    InvitePrivacy.objects.update_or_create(player=player, defaults={"invitations": invitations})
+
+
+def _refusal_message(code: str, nickname: str) -> str:
+    messages = {
+        "not_account": _("%(name)s has no account to be invited to"),
+        "blocked": _("%(name)s cannot be invited by you"),
+        "no_invitations": _("%(name)s accepts invitations from no one"),
+        "friends_only": _("%(name)s accepts invitations from friends only"),
+    }
+    return messages[code] % {"name": nickname}
+
+
+def invitation_send(
+    *,
+    inviter: Player,
+    invitees: list[Player],
+    address: str,
+    race: Race | None = None,
+    variant: str = "sultan",
+    automatic_moves: bool = False,
+    time_limit_s: int = 900,
+) -> list[Invitation]:
+    """Invite `invitees` to `race` (the inviter's own lobby) or to a new race of the
+    settings given. All or nothing: one invitee who may not be invited refuses the lot."""
+    _account(inviter)
+    if not invitees or len(invitees) > MAX_INVITEES:
+        raise FriendRefused("bad_request", _("invite 1 to 7 players"))
+    for invitee in invitees:
+        if invitee.pk == inviter.pk:
+            raise FriendRefused("oneself", _("you cannot invite yourself"))
+        refusal = invite_refusal(inviter=inviter, invitee=invitee)
+        if refusal is not None:
+            raise FriendRefused(refusal, _refusal_message(refusal, invitee.nickname))
+    quota_take(kind="invite", player_id=inviter.pk, address=address)
+    now = timezone.now()
+    with transaction.atomic():
+        if race is None:
+            race = race_create(
+                host=inviter,
+                variant=variant,
+                automatic_moves=automatic_moves,
+                time_limit_s=time_limit_s,
+            )
+        elif (
+            race.status != RaceStatus.LOBBY
+            or not RaceEntry.objects.filter(
+                race=race, player=inviter, left_at__isnull=True
+            ).exists()
+        ):
+            raise FriendRefused("not_open", _("invite to a lobby you are seated in"))
+        made = []
+        for invitee in invitees:
+            invitation, _new = Invitation.objects.update_or_create(
+                race=race,
+                invitee=invitee,
+                defaults={
+                    "inviter": inviter,
+                    "created_at": now,
+                    "expires_at": now + INVITATION_TTL,
+                    "status": InvitationStatus.PENDING,
+                    "answered_at": None,
+                },
+            )
+            invitation.race = race
+            invitation.inviter = inviter
+            made.append(invitation)
+        payloads = [(i.invitee_id, protocol.invitation_payload(i)) for i in made]
+        transaction.on_commit(lambda: _tell_all(payloads))
+    return made
+
+
+def invitation_answer(*, invitation_id: int, player: Player, accept: bool) -> Invitation:
+    """The invitee's answer, once. Accepting seats them in the race's lobby."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update()
+            .select_related("race", "inviter", "invitee")
+            .filter(pk=invitation_id, invitee=player)
+            .first()
+        )
+        if invitation is None:
+            raise FriendRefused("not_found", _("no such invitation"))
+        if invitation.status != InvitationStatus.PENDING:
+            raise FriendRefused("answered", _("this invitation was already answered"))
+        if invitation.expires_at <= timezone.now():
+            raise FriendRefused("expired", _("this invitation has expired"))
+        if accept:
+            try:
+                race_join(race=invitation.race, player=player)
+            except RaceRefused as refused:
+                raise FriendRefused(refused.code, refused.message) from None
+        invitation.status = InvitationStatus.ACCEPTED if accept else InvitationStatus.DECLINED
+        invitation.answered_at = timezone.now()
+        invitation.save(update_fields=["status", "answered_at"])
+        _tell_closed(invitation, invitation.status)
+    return invitation
+
+
+def invitations_expire(*, player: Player) -> int:
+    """Close `player`'s pending invitations (sent or received) whose time is up, telling
+    both sides; each is closed once, whichever socket of either player gets there first."""
+    now = timezone.now()
+    due = Invitation.objects.filter(
+        Q(inviter=player) | Q(invitee=player),
+        status=InvitationStatus.PENDING,
+        expires_at__lte=now,
+    ).select_related("inviter", "invitee")
+    closed = 0
+    for invitation in due:
+        with transaction.atomic():
+            taken = Invitation.objects.filter(
+                pk=invitation.pk, status=InvitationStatus.PENDING
+            ).update(status=InvitationStatus.DECLINED, answered_at=now)
+            if taken:
+                closed += 1
+                _tell_closed(invitation, "expired")
+    return closed
+
+
+def _tell_closed(invitation: Invitation, status: str) -> None:
+    who = invitation.invitee.nickname
+    ids = (invitation.inviter_id, invitation.invitee_id)
+
+    def tell() -> None:
+        for pid in ids:
+            site_tell_now(pid, "invitation_closed", id=invitation.pk, status=status, who=who)
+
+    transaction.on_commit(tell)
+
+
+def _tell_all(payloads: list[tuple[int, dict[str, Any]]]) -> None:
+    for player_id, payload in payloads:
+        site_tell_now(player_id, "invitation", invitation=payload)

@@ -1,0 +1,181 @@
+"""Inviting to a race: who may, the quota, answering once, expiring."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.friends.models import INVITE_ANYONE, INVITE_NOBODY, Invitation, InvitationStatus
+from games.friends.services import (
+    FriendRefused,
+    block_create,
+    invitation_answer,
+    invitation_send,
+    invitations_expire,
+    privacy_set,
+)
+from games.models import Player, Race, RaceEntry
+from games.quotas.quotas import QuotaExceeded
+from games.races.services import race_create, race_join
+from tests.friends.conftest import befriend
+from tests.pages.helpers import client_for
+
+pytestmark = pytest.mark.django_db
+
+ADDRESS = "127.0.0.1"
+
+
+def _invite(inviter: Player, *invitees: Player, **options: Any) -> list[Invitation]:
+    return invitation_send(inviter=inviter, invitees=list(invitees), address=ADDRESS, **options)
+
+
+def test_a_friend_is_invited_to_a_new_race_of_the_settings_asked(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    made = _invite(alice, bob, charlie, variant="sultan", automatic_moves=True, time_limit_s=300)
+    race = made[0].race
+    assert {i.invitee for i in made} == {bob, charlie}
+    assert (race.host, race.automatic_moves, race.time_limit_s) == (alice, True, 300)
+    assert all(i.status == InvitationStatus.PENDING for i in made)
+
+
+def test_it_refuses_invitation_from_blocked_player(alice: Player, bob: Player) -> None:
+    privacy_set(player=bob, invitations=INVITE_ANYONE)
+    block_create(blocker=bob, blocked=alice)
+    with pytest.raises(FriendRefused) as refused:
+        _invite(alice, bob)
+    assert refused.value.code == "blocked"
+    assert not Race.objects.exists()
+
+
+def test_it_refuses_invitation_to_someone_who_accepts_from_no_one(
+    alice: Player, bob: Player
+) -> None:
+    befriend(alice, bob)
+    privacy_set(player=bob, invitations=INVITE_NOBODY)
+    with pytest.raises(FriendRefused) as refused:
+        _invite(alice, bob)
+    assert refused.value.code == "no_invitations"
+    assert not Invitation.objects.exists()
+
+
+def test_by_default_only_friends_may_invite(alice: Player, bob: Player) -> None:
+    with pytest.raises(FriendRefused) as refused:
+        _invite(alice, bob)
+    assert refused.value.code == "friends_only"
+    privacy_set(player=bob, invitations=INVITE_ANYONE)
+    assert len(_invite(alice, bob)) == 1
+
+
+def test_one_invitee_refused_refuses_the_lot(alice: Player, bob: Player, charlie: Player) -> None:
+    befriend(alice, bob)
+    with pytest.raises(FriendRefused):
+        _invite(alice, bob, charlie)
+    assert not Invitation.objects.exists()
+
+
+def test_invitations_are_quota_limited(alice: Player, bob: Player, settings: Any) -> None:
+    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (2, 100)}
+    befriend(alice, bob)
+    _invite(alice, bob)
+    _invite(alice, bob)
+    with pytest.raises(QuotaExceeded):
+        _invite(alice, bob)
+    assert Invitation.objects.count() == 2
+
+
+def test_accepting_seats_the_invitee_in_the_lobby(alice: Player, bob: Player) -> None:
+    befriend(alice, bob)
+    (invitation,) = _invite(alice, bob)
+    invitation_answer(invitation_id=invitation.pk, player=bob, accept=True)
+    assert RaceEntry.objects.filter(race=invitation.race, player=bob, left_at=None).exists()
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.ACCEPTED
+
+
+def test_an_invitation_is_answered_once_and_only_by_its_invitee(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    (invitation,) = _invite(alice, bob)
+    with pytest.raises(FriendRefused) as refused:
+        invitation_answer(invitation_id=invitation.pk, player=charlie, accept=True)
+    assert refused.value.code == "not_found"
+    invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
+    with pytest.raises(FriendRefused) as refused:
+        invitation_answer(invitation_id=invitation.pk, player=bob, accept=True)
+    assert refused.value.code == "answered"
+    assert not RaceEntry.objects.filter(player=bob).exists()
+
+
+def test_an_expired_invitation_cannot_be_accepted_and_is_closed_once(
+    alice: Player, bob: Player
+) -> None:
+    befriend(alice, bob)
+    (invitation,) = _invite(alice, bob)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with pytest.raises(FriendRefused) as refused:
+        invitation_answer(invitation_id=invitation.pk, player=bob, accept=True)
+    assert refused.value.code == "expired"
+    assert invitations_expire(player=alice) == 1
+    assert invitations_expire(player=bob) == 0
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.DECLINED
+
+
+def test_an_invitation_to_a_lobby_needs_the_inviter_seated_there(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(charlie, bob)
+    (first,) = _invite(alice, bob)
+    with pytest.raises(FriendRefused) as refused:
+        _invite(charlie, bob, race=first.race)
+    assert refused.value.code == "not_open"
+
+
+def test_the_invite_form_goes_to_the_new_lobby(alice: Player, bob: Player) -> None:
+    befriend(alice, bob)
+    response = client_for(alice).post(
+        "/friends/invite", {"to": ["bob"], "variant": "sultan", "time_limit": "5"}
+    )
+    race = Race.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/r/{race.code}/"
+    assert race.time_limit_s == 300
+
+
+def test_the_invite_form_refused_says_why_and_makes_nothing(alice: Player, bob: Player) -> None:
+    client = client_for(alice)
+    response = client.post(
+        "/friends/invite", {"to": ["bob"], "variant": "sultan", "time_limit": "5"}, follow=True
+    )
+    assert "bob accepts invitations from friends only" in response.content.decode()
+    assert not Race.objects.exists()
+
+
+def test_a_lobby_offers_to_invite_friends_not_seated_and_invites_to_it(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    race = race_create(host=alice, variant="sultan")
+    race_join(race=race, player=charlie)
+    client = client_for(alice)
+    form = client.get(f"/r/{race.code}/").content.decode().split('id="lobby-invite"')[1]
+    form = form.split("</form>")[0]
+    assert 'value="bob"' in form
+    assert 'value="charlie"' not in form  # seated already
+    response = client.post(
+        "/friends/invite",
+        {"to": ["bob"], "race": race.code, "variant": "sultan", "time_limit": "15"},
+    )
+    assert response["Location"] == f"/r/{race.code}/"
+    assert Invitation.objects.get().race == race

@@ -1,0 +1,52 @@
+"""Sending a tournament's standings to its sockets once a change is committed.
+
+The table is built once per change, in the thread that committed it, and goes
+to the tournament's group as text: every socket relays the same bytes. A
+change announced twice sends the same version, which clients drop.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.tournaments import protocol
+from games.tournaments.models import Tournament
+from games.tournaments.selectors import tournament_phase, tournament_standings
+
+logger = logging.getLogger(__name__)
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def standings_frame(*, tournament: Tournament) -> str:
+    return protocol.encode(
+        protocol.standings(
+            version=tournament.version,
+            phase=tournament_phase(tournament=tournament),
+            ends_at=tournament.ends_at.isoformat(),
+            rows=tournament_standings(tournament=tournament),
+        )
+    )
+
+
+def tournament_announce(*, tournament_id: int) -> None:
+    tournament = Tournament.objects.get(pk=tournament_id)
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "standings.frame", "text": standings_frame(tournament=tournament)}
+    try:
+        async_to_sync(layer.group_send)(tournament_group(tournament_id), message)
+    except Exception:
+        # The table is the database's: a socket that missed it gets it on `sync` or reconnect.
+        logger.warning("tournament %s: standings not sent", tournament_id, exc_info=True)
+
+
+def tournament_announce_after_commit(*, tournament_id: int) -> None:
+    transaction.on_commit(lambda: tournament_announce(tournament_id=tournament_id))

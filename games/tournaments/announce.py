@@ -40,7 +40,7 @@ def tournament_announce(*, tournament_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "standings.frame", "text": standings_frame(tournament=tournament)}
+    message = {"type": "tournament.standings", "text": standings_frame(tournament=tournament)}
     try:
         async_to_sync(layer.group_send)(tournament_group(tournament_id), message)
     except Exception:

@@ -4,7 +4,8 @@ Races know nothing of tournaments: `TournamentRace` points at the Race it
 seated. A result is inserted once, when its race has ended, from the race's
 kept ranking; a moderator's void is a row of its own. Points are never stored:
 they are folded from the results that are not voided (games/tournaments/points.py),
-so a void recomputes everything after it without editing history.
+so a void recomputes everything after it without editing history. Results and
+voids are append-only in SQL (triggers, migration 0019), as the move log is.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
-from games.models import AppendOnlyModel
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
@@ -131,7 +131,7 @@ class TournamentRace(models.Model):
         return f"{self.race} of {self.tournament}"
 
 
-class TournamentResult(AppendOnlyModel):
+class TournamentResult(models.Model):
     """One racer's result in one race of the tournament, as the race's ranking kept it.
 
     `place` is among the race's ranked racers (the first-sight rule: a racer who
@@ -164,7 +164,7 @@ class TournamentResult(AppendOnlyModel):
         return f"{self.player}: {self.place}/{self.racers}"
 
 
-class TournamentVoid(AppendOnlyModel):
+class TournamentVoid(models.Model):
     """A moderator voided a race of the tournament: its results no longer count."""
 
     tournament_race = models.OneToOneField(

@@ -77,7 +77,12 @@ def tournament_scores(*, tournament: Tournament) -> list[Score]:
         "ranked",
         "tournament_race__scored_at",
     )
-    return scores_fold(joined=joined, results=(RaceResult(*row) for row in rows))
+    results = (
+        RaceResult(player, place, racers, won, cards, ranked, ended_at)
+        for player, place, racers, won, cards, ranked, ended_at in rows
+        if ended_at is not None  # a result is written with its race's scoring: always set
+    )
+    return scores_fold(joined=joined, results=results)
 
 
 def racing_now(*, tournament: Tournament) -> dict[int, str]:

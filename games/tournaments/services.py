@@ -37,7 +37,6 @@ from games.tournaments.selectors import entrant_active, player_racing_elsewhere
 SEATS: Final = (2, 8)
 # A player's tournament starts at once or within a day.
 STARTS_WITHIN_MIN: Final = 24 * 60
-WON_CARDS: Final = 104
 
 # Set while the pairing creates a tournament's race (the one race its entrants may create).
 _pairing: ContextVar[bool] = ContextVar("tournament_pairing", default=False)
@@ -225,7 +224,7 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
                 ranked=counts,
                 place=better + 1 if counts else standing.place,
                 racers=len(ranked) if counts else len(standings),
-                won=game.status == GameStatus.WON or game.cards_played == WON_CARDS,
+                won=game.status == GameStatus.WON,
                 cards_played=game.cards_played,
             )
         )

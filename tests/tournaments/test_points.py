@@ -10,10 +10,18 @@ T0 = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
 ALICE, BOB, CHARLIE, DAVE = 1, 2, 3, 4
 
 
-def result(player: int, place: int, racers: int, minute: int, **kw: object) -> RaceResult:
-    fields = {"won": False, "cards_played": 40, "ranked": True}
-    fields.update(kw)
-    return RaceResult(player, place, racers, ended_at=T0 + timedelta(minutes=minute), **fields)  # type: ignore[arg-type]
+def result(
+    player: int,
+    place: int,
+    racers: int,
+    minute: int,
+    *,
+    won: bool = False,
+    cards_played: int = 40,
+    ranked: bool = True,
+) -> RaceResult:
+    ended_at = T0 + timedelta(minutes=minute)
+    return RaceResult(player, place, racers, won, cards_played, ranked, ended_at)
 
 
 def test_first_of_n_gets_n_and_last_gets_one() -> None:

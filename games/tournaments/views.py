@@ -64,7 +64,7 @@ def _list_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     return {
         "player": player_for_request(request),
         "variants": [(v, variant_label(v)) for v in VARIANTS],
-        "durations": [m for m in DURATIONS if low <= m <= high] or [low],
+        "durations": sorted({m for m in (low, *DURATIONS) if low <= m <= high}),
         "starts_in": STARTS_IN,
         "seats": range(2, 9),
         "label": tournament_display_name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin import helpers
 from django.test import Client
 
 from games.tournaments.models import Tournament, TournamentEntry
@@ -85,3 +86,31 @@ def test_a_tournament_race_links_back_to_its_tournament(client, alice, bob) -> N
     assert f'href="/t/{tournament.code}/"' in page
     standings = client.get(f"/t/{tournament.code}/").content.decode()
     assert f'href="/r/{race.code}/"' in standings  # spectators open any running race
+
+
+def test_a_moderator_lists_tournaments_and_voids_a_race_with_a_reason(
+    client, moderator, alice, bob
+) -> None:
+    tournament = tournament_create(
+        creator=alice,
+        name="Moderated",
+        variant="sultan",
+        minutes=30,
+        seat_limit=2,
+        automatic_moves=False,
+        public=True,
+    )
+    tournament_join(tournament=tournament, player=alice)
+    tournament_join(tournament=tournament, player=bob)
+    pairing_tick()
+    link = tournament.races.get()
+    client.force_login(moderator)
+    assert "Moderated" in client.get("/admin/games/tournament/").content.decode()
+    url = "/admin/games/tournamentrace/"
+    selected = {"action": "void", helpers.ACTION_CHECKBOX_NAME: [str(link.pk)]}
+    asked = client.post(url, selected)
+    assert asked.status_code == 200
+    assert "Reason" in asked.content.decode()
+    assert not hasattr(type(link).objects.get(pk=link.pk), "void")
+    client.post(url, {**selected, "apply": "1", "reason": "a bot farm"})
+    assert type(link).objects.get(pk=link.pk).void.reason == "a bot farm"

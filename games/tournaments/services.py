@@ -107,14 +107,16 @@ def tournament_create(
 
 
 def tournaments_schedule_daily(*, now: datetime | None = None) -> int:
-    """The site's daily arena of every variant, today's and tomorrow's, made if missing
+    """The site's daily arena of every variant, today's (and tomorrow's once today's has
+    started), made if missing
     (idempotent: the unique constraint on a site tournament's start is the last word).
     Returns how many were made."""
     when = now or timezone.now()
     made = 0
-    for offset in (0, 1):
-        day = (when + timedelta(days=offset)).date()
-        starts_at = datetime.combine(day, time(hour=settings.TOURNAMENT_DAILY_HOUR_UTC), tzinfo=UTC)
+    today = datetime.combine(when.date(), time(settings.TOURNAMENT_DAILY_HOUR_UTC), tzinfo=UTC)
+    # Today's, and tomorrow's once today's has started: one arena ahead per variant.
+    starts = [today, today + timedelta(days=1)] if when >= today else [today]
+    for starts_at in starts:
         for variant in VARIANTS:
             if Tournament.objects.filter(
                 created_by__isnull=True, variant=variant, starts_at=starts_at
@@ -141,7 +143,7 @@ def tournaments_schedule_daily(*, now: datetime | None = None) -> int:
 
 def tournament_display_name(tournament: Tournament) -> str:
     if tournament.created_by_id is None:
-        return _("Daily %(variant)s arena") % {"variant": variant_label(tournament.variant)}
+        return _("Daily arena: %(variant)s") % {"variant": variant_label(tournament.variant)}
     return tournament.name
 
 

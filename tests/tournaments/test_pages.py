@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.contrib.admin import helpers
 from django.test import Client
 
+from games.engine import VARIANTS
 from games.tournaments.models import Tournament, TournamentEntry
 from games.tournaments.pairing import pairing_tick
-from games.tournaments.services import tournament_create, tournament_join
+from games.tournaments.services import (
+    tournament_create,
+    tournament_join,
+    tournaments_schedule_daily,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -16,12 +23,23 @@ pytestmark = pytest.mark.django_db
 def test_the_list_answers_and_makes_the_site_daily_arenas(client: Client) -> None:
     response = client.get("/tournaments/")
     assert response.status_code == 200
-    assert Tournament.objects.filter(created_by__isnull=True).count() >= 2
-    assert "Daily" in response.content.decode()
+    assert Tournament.objects.filter(created_by__isnull=True).exists()
+    assert "Daily arena" in response.content.decode()
+    made = Tournament.objects.count()
     client.get("/tournaments/")  # idempotent: the arenas are made once
-    assert Tournament.objects.filter(created_by__isnull=True).count() == 2 * len(
-        {t.variant for t in Tournament.objects.all()}
-    )
+    assert Tournament.objects.count() == made
+
+
+def test_the_daily_arena_of_each_variant_is_made_once_at_the_configured_hour(db, settings) -> None:
+    settings.TOURNAMENT_DAILY_HOUR_UTC = 9
+    morning = datetime(2026, 12, 3, 8, tzinfo=UTC)
+    made = tournaments_schedule_daily(now=morning)
+    assert made == len(VARIANTS)
+    starts = set(Tournament.objects.values_list("starts_at", flat=True))
+    assert starts == {datetime(2026, 12, 3, 9, tzinfo=UTC)}
+    assert tournaments_schedule_daily(now=morning) == 0
+    # Once today's has started, tomorrow's is made too.
+    assert tournaments_schedule_daily(now=morning + timedelta(hours=2)) == len(VARIANTS)
 
 
 def test_an_account_player_creates_one_and_a_guest_is_told_to_log_in(client, alice) -> None:

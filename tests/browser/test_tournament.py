@@ -15,10 +15,10 @@ from tests.browser.racing import WAIT, no_js_errors, resign, wait_until_racing
 from tests.browser.test_social import _play_a_card, _sign_up
 from tests.servers import LiveServer, daphne, database_env
 
-# A two-minute tournament of three-seat races, paired every 300 ms; a race short of
+# A three-minute tournament of three-seat races, paired every 300 ms; a race short of
 # full waits a minute (so only full races start: the test knows who meets whom).
 ARENA_ENV = {
-    "SULTAN_TOURNAMENT_MIN_MINUTES": "2",
+    "SULTAN_TOURNAMENT_MIN_MINUTES": "3",
     "SULTAN_TOURNAMENT_TICK_MS": "300",
     "SULTAN_TOURNAMENT_GATHER_S": "60",
     "SULTAN_TOURNAMENT_RACE_S": "120",
@@ -27,7 +27,7 @@ ARENA_ENV = {
     "SULTAN_QUOTA_SIGNUP": "1,100000",
 }
 RACE_URL = re.compile(r".*/r/([^/]+)/$")
-END_WAIT = 200_000  # ms: the tournament's two minutes, then its last tick
+END_WAIT = 260_000  # ms: the tournament's three minutes, then its last tick
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +35,27 @@ def live() -> Iterator[LiveServer]:
     """This module's own server: the tournament settings above are its environment."""
     with database_env("tournament") as env, daphne({**env, **ARENA_ENV}) as server:
         yield server
+
+
+PHONE = (390, 844)
+
+
+def _shots(new_page: Any, shot: Any, path: str, name: str) -> None:
+    """The page in both languages, on a desktop and a phone, for people to look at."""
+    for lang, (width, height) in (
+        ("en", PHONE),
+        ("ru", (1280, 800)),
+        ("ru", PHONE),
+    ):
+        options: dict[str, Any] = {}
+        if lang == "ru":
+            options = {"locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru-RU,ru"}}
+        page = new_page(width, height, **options)
+        page.goto(path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        kind = "phone" if width == PHONE[0] else "desktop"
+        shot(page, f"{name}-{lang}-{kind}")
+        no_js_errors(page)
 
 
 def _race_code(page: Any, other_than: str | None = None) -> str:
@@ -61,13 +82,15 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(new_page,
     _sign_up(alice, "alice")
     alice.goto("/tournaments/")
     shot(alice, "tournaments-list-en-desktop")
+    _shots(new_page, shot, "/tournaments/", "tournaments-list")
     alice.fill("#t-name", "Thursday arena")
-    alice.select_option("#t-minutes", "2")
+    alice.select_option("#t-minutes", "3")
     alice.select_option("#t-seats", "3")
     alice.get_by_role("button", name="Create the tournament").click()
     alice.wait_for_url(re.compile(r".*/t/[^/]+/$"))
     tournament_url = alice.url
     shot(alice, "tournament-before-en-desktop")
+    _shots(new_page, shot, tournament_url, "tournament-before")
 
     dave.goto(tournament_url)
     dave.evaluate("window.sameDocument = true")  # gone if the page reloaded
@@ -89,6 +112,7 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(new_page,
         expect(page.locator("#race-tournament")).to_be_visible()
     expect(_row(dave, "alice").locator("td").nth(5)).to_contain_text("racing", timeout=WAIT)
     shot(dave, "tournament-running-en-desktop")
+    _shots(new_page, shot, tournament_url, "tournament-running")
     _play_a_card(alice)  # one card up: alice places first
     for page in (alice, bob, charlie):
         resign(page)  # bob and charlie resign at 0 cards: no points, however placed
@@ -128,4 +152,5 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(new_page,
     expect(replays).to_have_count(6)
     assert replays.first.get_attribute("href").endswith("/replay/")
     shot(dave, "tournament-finished-en-desktop")
+    _shots(new_page, shot, tournament_url, "tournament-finished")
     no_js_errors(alice, bob, charlie, dave)

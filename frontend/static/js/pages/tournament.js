@@ -20,7 +20,7 @@ function cell(label, text, className = "") {
   return td;
 }
 
-function row(r) {
+function row(r, finished) {
   const tr = document.createElement("tr");
   tr.dataset.player = String(r.player);
   if (r.player === me) tr.className = "is-you";
@@ -43,7 +43,9 @@ function row(r) {
   }
   tr.append(streak);
   const now = cell(gettext("Now"), "");
-  if (r.race) {
+  if (finished) {
+    now.textContent = "—";
+  } else if (r.race) {
     const link = document.createElement("a");
     link.href = `/r/${encodeURIComponent(r.race)}/`;
     link.textContent = gettext("racing: watch");
@@ -59,7 +61,7 @@ function draw(frame) {
   if (frame.v <= seen) return; // a version already drawn
   seen = frame.v;
   root.dataset.version = String(frame.v);
-  body.replaceChildren(...frame.rows.map(row));
+  body.replaceChildren(...frame.rows.map((r) => row(r, frame.phase === "finished")));
   if (!frame.rows.length) {
     const tr = document.createElement("tr");
     tr.className = "is-empty";

@@ -1,10 +1,12 @@
 """Seating a tournament's waiting entrants into races (docs/tournaments.md, "Pairing").
 
 `pairing_tick` runs every `TOURNAMENT_TICK_MS` in each web process (loop.py).
-Each tournament is worked on under its row's lock, taken with SKIP LOCKED on
-PostgreSQL: of two processes ticking at once, one pairs a tournament and the
-other passes it by, so nobody is seated twice (SQLite has one writer anyway).
-Under that lock a tick, for one tournament:
+Each tournament is paired under a transaction-scoped PostgreSQL advisory lock
+on its id (`pg_try_advisory_xact_lock`): of two processes ticking at once, one
+pairs a tournament and the other passes it by, so nobody is seated twice
+(SQLite has one writer anyway). An advisory lock, not the row's: the row takes
+version bumps from scoring and joins meanwhile, which must not wait for a
+tick. Under that lock a tick, for one tournament:
 
 1. closes its races whose time is up (nobody's socket may be left to do it);
 2. scores its finished races not yet scored (the race's end scores them at
@@ -31,7 +33,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Player, RaceEntry, RaceStatus
@@ -43,6 +45,8 @@ from games.tournaments.services import _bump, pairing_seats, tournament_race_sco
 logger = logging.getLogger(__name__)
 
 MIN_RACERS: Final = 2
+# The advisory locks' first key: the tournaments' own (the second is a tournament's id).
+ADVISORY_SPACE: Final = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +77,11 @@ def pairing_tick(*, now: datetime | None = None) -> Tick:
 
 def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
     with transaction.atomic():
-        tournament = (
-            Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
-        )
+        if not _leader(tournament_id):
+            return Tick()  # another process pairs it this tick
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None or tournament.finished_at is not None:
-            return Tick()  # another process holds it this tick
+            return Tick()
         scored = _close_and_score(tournament, now)
         seated = races = finished = 0
         if now < tournament.ends_at:
@@ -94,6 +98,16 @@ def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
         if races or finished:
             _bump(tournament.pk)
     return Tick(seated, races, scored, finished)
+
+
+def _leader(tournament_id: int) -> bool:
+    """This transaction pairs the tournament: no other process does until it ends."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [ADVISORY_SPACE, tournament_id])
+        (taken,) = cursor.fetchone()
+    return bool(taken)
 
 
 def _close_and_score(tournament: Tournament, now: datetime) -> int:

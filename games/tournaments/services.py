@@ -203,10 +203,23 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
 
     Places are among the race's ranked games (the first-sight rule, games.fairness:
     an unranked game earns nothing and pushes nobody down); a moderator's voided
-    game is left out the same way. The caller holds the tournament's lock."""
+    game is left out the same way. Scoring claims the race (`scored_at`, set only
+    where unset): of the race's end and the pairing's sweep, one writes its results."""
     race = tournament_race.race
     if tournament_race.scored_at is not None or race.status != RaceStatus.FINISHED:
         return False
+    with transaction.atomic():
+        claimed = TournamentRace.objects.filter(
+            pk=tournament_race.pk, scored_at__isnull=True
+        ).update(scored_at=now)
+        if not claimed:
+            return False
+        _results_write(tournament_race, now)
+    return True
+
+
+def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
+    race = tournament_race.race
     standings = list(
         RaceStanding.objects.filter(race=race)
         .select_related("game", "game__unranked")
@@ -231,14 +244,12 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
             )
         )
     TournamentResult.objects.bulk_create(rows)
-    TournamentRace.objects.filter(pk=tournament_race.pk).update(scored_at=now)
     tournament_race.scored_at = now
     TournamentEntry.objects.filter(
         tournament_id=tournament_race.tournament_id,
         player_id__in=[row.player_id for row in rows],
     ).update(waiting_since=now)
     _bump(tournament_race.tournament_id)
-    return True
 
 
 def _ranked(game: Game) -> bool:
@@ -251,10 +262,8 @@ def tournament_race_finished(*, race_id: int) -> bool:
     link = TournamentRace.objects.filter(race_id=race_id, scored_at__isnull=True).first()
     if link is None:
         return False
-    with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=link.tournament_id).first()
-        link = TournamentRace.objects.select_related("race").get(pk=link.pk)
-        return tournament_race_score(tournament_race=link, now=timezone.now())
+    link = TournamentRace.objects.select_related("race").get(pk=link.pk)
+    return tournament_race_score(tournament_race=link, now=timezone.now())
 
 
 def tournament_race_void(

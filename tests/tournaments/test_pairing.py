@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import psycopg
 import pytest
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games.models import Player, Race, RaceStatus
 from games.races.services import race_create, race_join
 from games.tournaments.models import Tournament, TournamentRace, TournamentResult
-from games.tournaments.pairing import pairing_tick
+from games.tournaments.pairing import ADVISORY_SPACE, pairing_tick
 from games.tournaments.selectors import tournament_player_races, tournament_standings
 from games.tournaments.services import (
     TournamentRefused,
@@ -211,3 +213,22 @@ def test_results_are_append_only_in_sql(alice, bob) -> None:
     pairing_tick()
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE games_tournamentresult SET place = 1")
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer: no leader")
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_another_process_is_pairing_is_passed_by(alice, bob) -> None:
+    tournament = arena(alice, seats=2)
+    tournament_join(tournament=tournament, player=alice)
+    tournament_join(tournament=tournament, player=bob)
+    db = settings.DATABASES["default"]
+    other = psycopg.connect(
+        host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"], autocommit=False
+    )
+    try:
+        other.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_SPACE, tournament.pk])
+        assert pairing_tick().races == 0  # the other process is its pairer this tick
+    finally:
+        other.rollback()
+        other.close()
+    assert pairing_tick().races == 1

@@ -212,7 +212,7 @@ async def main(args: argparse.Namespace) -> int:
     base = pct(tally.syncs, 0.5)
     ratio = pct(tally.updates, 0.5) / base
     print(
-        f"baseline: sync round trip p50 {base:.3f} s; standings update p50 / baseline {ratio:.1f}"
+        f"baseline: ping round trip p50 {base:.3f} s; standings update p50 / baseline {ratio:.1f}"
     )
     if tally.errors:
         print(f"errors ({len(tally.errors)}): {tally.errors[:5]}")

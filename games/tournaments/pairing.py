@@ -38,9 +38,10 @@ from django.utils import timezone
 
 from games.models import Player, RaceEntry, RaceStatus
 from games.races.services import RaceRefused, race_close_if_over, race_create, race_join, race_start
+from games.tournaments.announce import tournament_changed
 from games.tournaments.models import Tournament, TournamentEntry, TournamentRace
 from games.tournaments.selectors import tournament_scores
-from games.tournaments.services import _bump, pairing_seats, tournament_race_score
+from games.tournaments.services import pairing_seats, tournament_race_score
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +96,8 @@ def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
         ).exists():
             Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
             finished = 1
-        if races or finished:
-            _bump(tournament.pk)
+        if scored or races or finished:
+            tournament_changed(tournament_id=tournament.pk)
     return Tick(seated, races, scored, finished)
 
 

@@ -1,8 +1,8 @@
 """Writes for tournaments: creating and scheduling them, joining, pausing, coming
 back, scoring a race that ended, and a moderator's void.
 
-Every change the standings show bumps the tournament's version in its
-transaction; the new table goes to the tournament's sockets after the commit
+Every change the standings show bumps the tournament's version and sends the
+new table to the tournament's sockets, after the commit
 (games/tournaments/announce.py).
 """
 
@@ -16,7 +16,6 @@ from typing import Final
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,7 +23,7 @@ from games.common.errors import Refused
 from games.engine import VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Game, GameStatus, Player, Race, RaceStanding, RaceStatus
-from games.tournaments.announce import tournament_announce_after_commit
+from games.tournaments.announce import tournament_changed
 from games.tournaments.models import (
     Tournament,
     TournamentEntry,
@@ -147,9 +146,8 @@ def tournament_display_name(tournament: Tournament) -> str:
     return tournament.name
 
 
-def _bump(tournament_id: int) -> None:
-    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
-    tournament_announce_after_commit(tournament_id=tournament_id)
+def _changed(tournament_id: int) -> None:
+    tournament_changed(tournament_id=tournament_id)
 
 
 def tournament_join(*, tournament: Tournament, player: Player) -> TournamentEntry:
@@ -181,7 +179,7 @@ def tournament_join(*, tournament: Tournament, player: Player) -> TournamentEntr
         if not made and entry.paused:
             entry.paused, entry.waiting_since = False, now
             entry.save(update_fields=["paused", "waiting_since"])
-        _bump(tournament.pk)
+        _changed(tournament.pk)
     return entry
 
 
@@ -194,7 +192,7 @@ def tournament_pause(*, tournament: Tournament, player: Player) -> TournamentEnt
         if not entry.paused:
             entry.paused = True
             entry.save(update_fields=["paused"])
-            _bump(tournament.pk)
+            _changed(tournament.pk)
     return entry
 
 
@@ -203,17 +201,22 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
 
     Places are among the race's ranked games (the first-sight rule, games.fairness:
     an unranked game earns nothing and pushes nobody down); a moderator's voided
-    game is left out the same way. Scoring claims the race (`scored_at`, set only
-    where unset): of the race's end and the pairing's sweep, one writes its results."""
+    game is left out the same way. Scoring claims the race (its row locked, SKIP
+    LOCKED, `scored_at` unset): of the race's end and the pairing's sweep, one
+    writes its results and the other waits for nothing. The caller announces."""
     race = tournament_race.race
     if tournament_race.scored_at is not None or race.status != RaceStatus.FINISHED:
         return False
     with transaction.atomic():
-        claimed = TournamentRace.objects.filter(
-            pk=tournament_race.pk, scored_at__isnull=True
-        ).update(scored_at=now)
-        if not claimed:
+        # SKIP LOCKED: a race being scored by someone else is theirs; nobody waits on it.
+        claimed = (
+            TournamentRace.objects.select_for_update(skip_locked=True)
+            .filter(pk=tournament_race.pk, scored_at__isnull=True)
+            .values_list("pk", flat=True)
+        )
+        if not list(claimed):
             return False
+        TournamentRace.objects.filter(pk=tournament_race.pk).update(scored_at=now)
         _results_write(tournament_race, now)
     return True
 
@@ -249,7 +252,6 @@ def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
         tournament_id=tournament_race.tournament_id,
         player_id__in=[row.player_id for row in rows],
     ).update(waiting_since=now)
-    _bump(tournament_race.tournament_id)
 
 
 def _ranked(game: Game) -> bool:
@@ -263,7 +265,10 @@ def tournament_race_finished(*, race_id: int) -> bool:
     if link is None:
         return False
     link = TournamentRace.objects.select_related("race").get(pk=link.pk)
-    return tournament_race_score(tournament_race=link, now=timezone.now())
+    scored = tournament_race_score(tournament_race=link, now=timezone.now())
+    if scored:
+        _changed(link.tournament_id)
+    return scored
 
 
 def tournament_race_void(
@@ -280,7 +285,7 @@ def tournament_race_void(
         void = TournamentVoid.objects.create(
             tournament_race=tournament_race, moderator_name=moderator_name, reason=reason
         )
-        _bump(tournament_race.tournament_id)
+        _changed(tournament_race.tournament_id)
     return void
 
 

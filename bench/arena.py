@@ -33,10 +33,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
 
 from bench.faults.harness import production  # noqa: E402
 from bench.race_load import cpu_by_part  # noqa: E402
@@ -44,6 +47,18 @@ from bench.racers import pct  # noqa: E402
 from tests.live import WebClient  # noqa: E402
 
 MOVES_A_RACE = 6
+# nginx holds an address to 100 sockets (deploy/nginx/nginx.conf): the bots come from
+# many loopback addresses, this many (two sockets each at most) to one.
+BOTS_AN_ADDRESS = 40
+
+
+async def connect(client: WebClient, ws_base: str, path: str, address: str) -> Any:
+    return await websockets.connect(
+        ws_base + path,
+        additional_headers=client.socket_headers(client.base),
+        open_timeout=30,
+        local_addr=(address, 0),
+    )
 
 
 @dataclass
@@ -60,9 +75,9 @@ def _greedy(legal: list[str]) -> str:
     return plays[0] if plays else legal[0]
 
 
-async def race(client: WebClient, ws_base: str, code: str) -> float:
+async def race(client: WebClient, ws_base: str, code: str, address: str) -> float:
     """Play a few moves of the race and resign; returns when its `end` frame came."""
-    socket = await client.connect(ws_base, f"/ws/races/{code}/")
+    socket = await connect(client, ws_base, f"/ws/races/{code}/", address)
     try:
         snapshot = json.loads(await socket.recv())
         game = snapshot["you"]["game"]
@@ -102,14 +117,16 @@ async def race(client: WebClient, ws_base: str, code: str) -> float:
         await socket.close()
 
 
-async def bot(name: str, base: str, ws_base: str, code: str, tally: Tally, stop: float) -> None:
+async def bot(
+    name: str, base: str, ws_base: str, code: str, tally: Tally, stop: float, address: str
+) -> None:
     client = WebClient(base)
     await asyncio.to_thread(client.post, f"/t/{code}/join", {"nickname": name})
     free_since = time.monotonic()
     ended_at: float | None = None
     counted = 0
     last_race: str | None = None
-    standings = await client.connect(ws_base, f"/ws/tournaments/{code}/")
+    standings = await connect(client, ws_base, f"/ws/tournaments/{code}/", address)
     me: int | None = None
     try:
         while time.monotonic() < stop:
@@ -131,7 +148,7 @@ async def bot(name: str, base: str, ws_base: str, code: str, tally: Tally, stop:
                 last_race = row["race"]
                 tally.waits.append(time.monotonic() - free_since)
                 tally.races.add(row["race"])
-                ended_at = await race(client, ws_base, row["race"])
+                ended_at = await race(client, ws_base, row["race"], address)
                 free_since = ended_at
     except Exception as error:  # a bench reports what broke, and goes on
         tally.errors.append(f"{name}: {error!r}")
@@ -155,6 +172,10 @@ async def ping_round_trips(
             tally.syncs.append(time.monotonic() - sent)
     finally:
         await socket.close()
+
+
+def _address(bot: int) -> str:
+    return f"127.0.0.{2 + bot // BOTS_AN_ADDRESS}"
 
 
 def _host(base: str) -> tuple[WebClient, str]:
@@ -196,7 +217,10 @@ async def main(args: argparse.Namespace) -> int:
         tally = Tally()
         before = cpu_by_part(topo)
         stop = time.monotonic() + args.minutes * 60
-        work = [bot(f"bot{i}", topo.url, topo.ws_url, code, tally, stop) for i in range(args.bots)]
+        work = [
+            bot(f"bot{i}", topo.url, topo.ws_url, code, tally, stop, _address(i))
+            for i in range(args.bots)
+        ]
         work.append(ping_round_trips(host, topo.ws_url, code, tally, stop))
         await asyncio.gather(*work, return_exceptions=True)
         after = cpu_by_part(topo)

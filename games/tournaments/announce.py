@@ -8,10 +8,13 @@ change announced twice sends the same version, which clients drop.
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from typing import Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from games.tournaments import protocol
@@ -58,6 +61,41 @@ def tournament_changed(*, tournament_id: int) -> None:
 
     def bump_and_send() -> None:
         Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
-        tournament_announce(tournament_id=tournament_id)
+        _throttled_announce(tournament_id)
 
     transaction.on_commit(bump_and_send)
+
+
+def _throttled_announce(tournament_id: int) -> None:
+    """At most one table a tournament every `COALESCE_S` from this process: a change
+    within that is sent with the next table, the latest state read when it goes
+    (a table costs a fold and a frame to every socket; bench/arena.py)."""
+    now = time.monotonic()
+    with _lock:
+        if tournament_id in _due:
+            return  # a table is already on its way, and will read this change too
+        wait = _sent.get(tournament_id, -COALESCE_S) + COALESCE_S - now
+        if wait > 0:
+            _due.add(tournament_id)
+            timer = threading.Timer(wait, _send_due, args=(tournament_id,))
+            timer.daemon = True
+            timer.start()
+            return
+        _sent[tournament_id] = now
+    tournament_announce(tournament_id=tournament_id)
+
+
+def _send_due(tournament_id: int) -> None:
+    with _lock:
+        _due.discard(tournament_id)
+        _sent[tournament_id] = time.monotonic()
+    try:
+        tournament_announce(tournament_id=tournament_id)
+    finally:
+        connection.close()  # this timer's thread had a connection of its own
+
+
+COALESCE_S: Final = 0.25
+_lock = threading.Lock()
+_sent: dict[int, float] = {}  # when this process last sent each tournament's table
+_due: set[int] = set()  # tables waiting for their turn

@@ -61,7 +61,7 @@ def _shots(new_page: Any, shot: Any, path: str, name: str) -> None:
 def _race_code(page: Any, other_than: str | None = None) -> str:
     def seated(url: str) -> bool:
         match = RACE_URL.match(url)
-        return bool(match) and match.group(1) != other_than
+        return match is not None and match.group(1) != other_than
 
     page.wait_for_url(seated, timeout=WAIT * 3)
     match = RACE_URL.match(page.url)

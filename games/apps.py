@@ -16,13 +16,18 @@ class GamesConfig(AppConfig):
         from games.accounts.deletion import user_deleted_forget
         from games.accounts.services import player_on_login
         from games.accounts.signals import player_games_changed
+        from games.races.seating import seat_check_register
         from games.races.signals import race_finished
         from games.ratings.receivers import on_player_games_changed, on_race_finished
         from games.store.append_only import register_sqlite_functions
+        from games.tournaments.receivers import on_race_finished as tournament_race_finished
+        from games.tournaments.services import tournament_seat_check
 
         connection_created.connect(register_sqlite_functions, dispatch_uid="games_sqlite_functions")
         user_logged_in.connect(player_on_login, dispatch_uid="games_player_for_login")
         race_finished.connect(on_race_finished, dispatch_uid="games_ratings_race_finished")
+        race_finished.connect(tournament_race_finished, dispatch_uid="games_tournament_race")
+        seat_check_register("tournaments", tournament_seat_check)
         player_games_changed.connect(
             on_player_games_changed, dispatch_uid="games_ratings_player_games_changed"
         )

@@ -526,6 +526,13 @@ from games.fairness.models import IdentityLink, UnrankedGame  # noqa: E402
 from games.friends.models import Block, Follow, Invitation, InvitePrivacy  # noqa: E402
 from games.races.models import RaceStanding  # noqa: E402
 from games.ratings.models import Rating, RatingChange  # noqa: E402
+from games.tournaments.models import (  # noqa: E402
+    Tournament,
+    TournamentEntry,
+    TournamentRace,
+    TournamentResult,
+    TournamentVoid,
+)
 
 __all__ = [
     "AccessToken",
@@ -549,5 +556,10 @@ __all__ = [
     "RaceStatus",
     "Rating",
     "RatingChange",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentRace",
+    "TournamentResult",
+    "TournamentVoid",
     "UnrankedGame",
 ]

@@ -13,6 +13,7 @@ from games.pages import views as page_views
 from games.practice import api as practice_api
 from games.races import views as race_views
 from games.replays import api as replay_api
+from games.tournaments import views as tournament_views
 
 app_name = "games"
 
@@ -39,6 +40,12 @@ urlpatterns = [
     path("games/<int:game_id>/challenge", challenge_views.challenge_new, name="challenge_new"),
     path("c/<str:code>/", challenge_views.challenge_page, name="challenge"),
     path("c/<str:code>/take", challenge_views.challenge_take, name="challenge_take"),
+    # Arena tournaments (docs/tournaments.md).
+    path("tournaments/", tournament_views.tournaments_page, name="tournaments"),
+    path("tournaments/new", tournament_views.tournament_new, name="tournament_new"),
+    path("t/<str:code>/", tournament_views.tournament_page, name="tournament"),
+    path("t/<str:code>/join", tournament_views.tournament_join_view, name="tournament_join"),
+    path("t/<str:code>/pause", tournament_views.tournament_pause_view, name="tournament_pause"),
     # Pages around the games (docs/pages.md).
     path("join", page_views.join_by_code, name="join"),
     path("guest", page_views.guest_start, name="guest"),

@@ -18,6 +18,7 @@ from games.metrics.exposition import metrics_serve_from_environment  # noqa: E40
 from games.quotas.solver import solver_processes_start  # noqa: E402
 from games.races.publisher import Publisher  # noqa: E402
 from games.races.routing import websocket_urlpatterns  # noqa: E402
+from games.tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # Prometheus' figures on a port of their own, never through nginx (games/metrics/).
 metrics_serve_from_environment()
@@ -45,7 +46,9 @@ router = ProtocolTypeRouter(
         # a program's, with a bearer token, is the token's account (games/api/sockets.py).
         "websocket": BearerTokenSockets(
             browsers=AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + site_socket))
+                AuthMiddlewareStack(
+                    URLRouter(websocket_urlpatterns + site_socket + tournament_sockets)
+                )
             ),
             programs=URLRouter(websocket_urlpatterns),
         ),

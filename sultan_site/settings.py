@@ -363,3 +363,18 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+# Arena tournaments (docs/tournaments.md). The site's daily arena of each variant
+# starts at this UTC hour and lasts this many minutes; every tournament race has
+# this time limit; the pairing loop runs this often, and seats a race short of
+# full once its first waiter has waited this long.
+TOURNAMENT_DAILY_HOUR_UTC = env_int("SULTAN_TOURNAMENT_DAILY_HOUR_UTC", 18)
+TOURNAMENT_DAILY_MINUTES = env_int("SULTAN_TOURNAMENT_DAILY_MINUTES", 60)
+TOURNAMENT_RACE_S = env_int("SULTAN_TOURNAMENT_RACE_S", 300)
+TOURNAMENT_TICK_MS = env_int("SULTAN_TOURNAMENT_TICK_MS", 1000)
+TOURNAMENT_GATHER_S = env_int("SULTAN_TOURNAMENT_GATHER_S", 3)
+# Shortest and longest tournament a player may create, in minutes (tests shorten it).
+TOURNAMENT_MINUTES = (
+    env_int("SULTAN_TOURNAMENT_MIN_MINUTES", 10),
+    env_int("SULTAN_TOURNAMENT_MAX_MINUTES", 120),
+)

@@ -8,6 +8,7 @@ from games.admin.fairness import IdentityLinkAdmin, UnrankedGameAdmin
 from games.admin.games import GameAdmin
 from games.admin.listings import ModerationActionAdmin, PlayerAdmin, RaceAdmin
 from games.admin.social import ChallengeAdmin, ChallengeAttemptAdmin, DailyAttemptAdmin
+from games.admin.tournaments import TournamentAdmin, TournamentRaceAdmin
 
 __all__ = [
     "ChallengeAdmin",
@@ -18,5 +19,7 @@ __all__ = [
     "ModerationActionAdmin",
     "PlayerAdmin",
     "RaceAdmin",
+    "TournamentAdmin",
+    "TournamentRaceAdmin",
     "UnrankedGameAdmin",
 ]

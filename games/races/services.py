@@ -27,6 +27,7 @@ from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding
 from games.quotas.solver import SolverBusy, solver_run
 from games.races import protocol
 from games.races.outbox import race_change, race_event_record
+from games.races.seating import seat_check
 from games.races.selectors import (
     race_info,
     race_progress_version,
@@ -140,6 +141,7 @@ def race_create(
 
 
 def _race_insert(*, host: Player, rematch_of: Race | None, **fields: object) -> Race:
+    seat_check(player=host, race=None)
     with transaction.atomic():
         race = Race.objects.create(host=host, rematch_of=rematch_of, **fields)
         RaceEntry.objects.create(race=race, player=host)
@@ -159,6 +161,7 @@ def race_join(*, race: Race, player: Player) -> int:
         entry = RaceEntry.objects.filter(race=locked, player=player).first()
         if entry is not None and entry.seated:
             return locked.version
+        seat_check(player=player, race=locked)
         now = timezone.now()
         if locked.status != RaceStatus.LOBBY and not race_seating_public(race=locked, now=now):
             raise RaceRefused("not_open", _("this race has already started"))
@@ -433,6 +436,7 @@ def race_start_solo(
     """
     if host.banned_at is not None:
         raise RaceRefused("banned", _("this player is banned"))
+    seat_check(player=host, race=None)
     starts_at = timezone.now() + timedelta(seconds=settings.RACE_COUNTDOWN_S)
     with transaction.atomic():
         race = Race.objects.create(

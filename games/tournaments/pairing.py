@@ -1,0 +1,214 @@
+"""Seating a tournament's waiting entrants into races (docs/tournaments.md, "Pairing").
+
+`pairing_tick` runs every `TOURNAMENT_TICK_MS` in each web process (loop.py).
+Each tournament is paired under a transaction-scoped PostgreSQL advisory lock
+on its id (`pg_try_advisory_xact_lock`): of two processes ticking at once, one
+pairs a tournament and the other passes it by, so nobody is seated twice
+(SQLite has one writer anyway). An advisory lock, not the row's: the row takes
+version bumps from scoring and joins meanwhile, which must not wait for a
+tick. Under that lock a tick, for one tournament:
+
+1. closes its races whose time is up (nobody's socket may be left to do it);
+2. scores its finished races not yet scored (the race's end scores them at
+   once, games/tournaments/receivers.py; this is the sweep behind it);
+3. before the end, seats the waiting entrants: joined, not paused, in no race
+   of the tournament or elsewhere. Ordered by the standings, they are cut into
+   races of the tournament's seats, every race on a fresh secret deal
+   (`races.services.race_create`, `secrets`) and rated; the first racer of a
+   race is its host and starts it. Full races start at once; a last, smaller
+   race (2 or more) once its longest waiter has waited `TOURNAMENT_GATHER_S`;
+   one left alone waits for the next tick. When choosing a race's next racer
+   among the next `2 × seats` in the standings, the first who did not race any
+   of those already chosen in their last race is taken (so the same racers do
+   not meet twice running while others near them wait);
+4. after the end, once every race it seated is scored, marks it finished.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.models import Player, RaceEntry, RaceStatus
+from games.races.services import RaceRefused, race_close_if_over, race_create, race_join, race_start
+from games.tournaments.announce import tournament_changed
+from games.tournaments.models import Tournament, TournamentEntry, TournamentRace
+from games.tournaments.selectors import tournament_scores
+from games.tournaments.services import pairing_seats, tournament_race_score
+
+logger = logging.getLogger(__name__)
+
+MIN_RACERS: Final = 2
+# The advisory locks' first key: the tournaments' own (the second is a tournament's id).
+ADVISORY_SPACE: Final = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    seated: int = 0  # racers seated into new races
+    races: int = 0  # races started
+    scored: int = 0
+    finished: int = 0
+
+
+def pairing_tick(*, now: datetime | None = None) -> Tick:
+    """One pass over every tournament that has started and is not finished."""
+    when = now or timezone.now()
+    total = Tick()
+    ids = Tournament.objects.filter(finished_at__isnull=True, starts_at__lte=when).values_list(
+        "pk", flat=True
+    )
+    for tournament_id in list(ids):
+        done = tournament_pair(tournament_id=tournament_id, now=when)
+        total = Tick(
+            total.seated + done.seated,
+            total.races + done.races,
+            total.scored + done.scored,
+            total.finished + done.finished,
+        )
+    return total
+
+
+def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
+    with transaction.atomic():
+        if not _leader(tournament_id):
+            return Tick()  # another process pairs it this tick
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None or tournament.finished_at is not None:
+            return Tick()
+        scored = _close_and_score(tournament, now)
+        seated = races = finished = 0
+        if now < tournament.ends_at:
+            groups = pairing_groups(tournament=tournament, now=now)
+            for group in groups:
+                if _race_seat(tournament, group):
+                    seated += len(group)
+                    races += 1
+        elif not TournamentRace.objects.filter(
+            tournament=tournament, scored_at__isnull=True
+        ).exists():
+            Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
+            finished = 1
+        if scored or races or finished:
+            tournament_changed(tournament_id=tournament.pk)
+    return Tick(seated, races, scored, finished)
+
+
+def _leader(tournament_id: int) -> bool:
+    """This transaction pairs the tournament: no other process does until it ends."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [ADVISORY_SPACE, tournament_id])
+        (taken,) = cursor.fetchone()
+    return bool(taken)
+
+
+def _close_and_score(tournament: Tournament, now: datetime) -> int:
+    unscored = list(
+        TournamentRace.objects.filter(tournament=tournament, scored_at__isnull=True).select_related(
+            "race"
+        )
+    )
+    scored = 0
+    for link in unscored:
+        race = link.race
+        if race.status == RaceStatus.RUNNING and race.ends_at is not None and race.ends_at <= now:
+            race_close_if_over(race_id=race.pk)
+            race.refresh_from_db()
+        scored += tournament_race_score(tournament_race=link, now=now)
+    return scored
+
+
+def _waiting(tournament: Tournament, now: datetime) -> list[TournamentEntry]:
+    """Entrants free to be seated: in the queue, and seated in no race that is still on."""
+    busy = RaceEntry.objects.filter(
+        left_at__isnull=True,
+        race__status__in=[RaceStatus.LOBBY, RaceStatus.RUNNING],
+        player__tournament_entries__tournament=tournament,
+    ).values_list("player_id", flat=True)
+    return list(
+        TournamentEntry.objects.filter(
+            tournament=tournament, paused=False, player__banned_at__isnull=True
+        )
+        .exclude(player_id__in=set(busy))
+        .select_related("player")
+    )
+
+
+def _last_opponents(tournament: Tournament, players: Iterable[int]) -> dict[int, set[int]]:
+    """Each player's opponents in their latest race of the tournament."""
+    latest: dict[int, int] = {}
+    for player_id, race_id in (
+        RaceEntry.objects.filter(
+            race__tournament_race__tournament=tournament, player_id__in=list(players)
+        )
+        .order_by("race_id")
+        .values_list("player_id", "race_id")
+    ):
+        latest[player_id] = race_id
+    racers: dict[int, set[int]] = {}
+    for player_id, race_id in RaceEntry.objects.filter(
+        race_id__in=set(latest.values())
+    ).values_list("player_id", "race_id"):
+        racers.setdefault(race_id, set()).add(player_id)
+    return {player: racers.get(race, set()) - {player} for player, race in latest.items()}
+
+
+def pairing_groups(*, tournament: Tournament, now: datetime) -> list[list[Player]]:
+    """The races to start now, each a list of racers (the module's docstring, step 3)."""
+    waiting = _waiting(tournament, now)
+    if len(waiting) < MIN_RACERS:
+        return []
+    order = {
+        score.player: rank for rank, score in enumerate(tournament_scores(tournament=tournament))
+    }
+    waiting.sort(key=lambda entry: (order.get(entry.player_id, len(order)), entry.joined_at))
+    last = _last_opponents(tournament, [entry.player_id for entry in waiting])
+    seats = tournament.seat_limit
+    gathered = now - timedelta(seconds=settings.TOURNAMENT_GATHER_S)
+    queue = list(waiting)
+    groups: list[list[Player]] = []
+    while len(queue) >= MIN_RACERS:
+        if len(queue) < seats and min(entry.waiting_since for entry in queue) > gathered:
+            break  # a short race waits for more, a few seconds at most
+        group = [queue.pop(0)]
+        while len(group) < seats and queue:
+            met = set().union(*(last.get(entry.player_id, set()) for entry in group))
+            window = queue[: 2 * seats]
+            pick = next((e for e in window if e.player_id not in met), window[0])
+            queue.remove(pick)
+            group.append(pick)
+        groups.append([entry.player for entry in group])
+    return groups
+
+
+def _race_seat(tournament: Tournament, racers: list[Player]) -> bool:
+    """One race of the tournament for `racers`, started; False if races refused it
+    (a racer banned meanwhile): nothing of it is kept, they wait for the next tick."""
+    host, *others = racers
+    try:
+        with transaction.atomic(), pairing_seats():
+            race = race_create(
+                host=host,
+                variant=tournament.variant,
+                time_limit_s=tournament.race_time_limit_s,
+                seat_limit=len(racers),
+                automatic_moves=tournament.automatic_moves,
+                rated=True,
+            )
+            TournamentRace.objects.create(tournament=tournament, race=race)
+            for racer in others:
+                race_join(race=race, player=racer)
+            race_start(race=race, player=host)
+    except RaceRefused as refused:
+        logger.warning("tournament %s: a race was not seated: %s", tournament.pk, refused)
+        return False
+    return True

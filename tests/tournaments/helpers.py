@@ -1,0 +1,61 @@
+"""Playing a tournament's races as racers would, through the races' own services."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from itertools import count
+
+from django.utils import timezone
+
+from games.engine import apply, legal_moves
+from games.models import Game, Player, Race
+from games.races.services import race_move
+from games.store.selectors import game_state
+
+_ids = count()
+
+
+def race_go(race: Race) -> None:
+    """Past the countdown: a test does not wait out the seconds a browser is given."""
+    Race.objects.filter(pk=race.pk).update(
+        starts_at=timezone.now() - timedelta(seconds=1),
+        ends_at=timezone.now() + timedelta(seconds=race.time_limit_s),
+    )
+
+
+def cards_up(player: Player, race: Race, cards: int) -> int:
+    """Play moves that put cards up until `cards` are up (or none is left); returns the count."""
+    game = Game.objects.get(race=race, player=player)
+    state = game_state(game=game)
+    while state.cards_played < cards:
+        before = state.cards_played
+        moves = legal_moves(state)
+        ups = [m for m in moves if apply(state, m).cards_played > before]
+        if not ups:
+            draws = [m for m in moves if m in ("draw", "redeal")]
+            if not draws:
+                break
+            ups = draws
+        game.refresh_from_db()
+        result = race_move(
+            race_id=race.pk,
+            game_id=game.pk,
+            player=player,
+            token=ups[0],
+            client_move_id=f"m{next(_ids)}",
+            expected_seq=game.last_seq,
+        )
+        state = result.append.state
+    return state.cards_played
+
+
+def resign(player: Player, race: Race) -> None:
+    game = Game.objects.get(race=race, player=player)
+    race_move(
+        race_id=race.pk,
+        game_id=game.pk,
+        player=player,
+        token="resign",
+        client_move_id=f"r{next(_ids)}",
+        expected_seq=game.last_seq,
+    )

@@ -1,0 +1,85 @@
+"""The tournament socket through the real ASGI application: versioned standings as they change."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games.models import Player
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_create, tournament_join
+from sultan_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_arena_loop(settings: Any) -> None:
+    settings.TOURNAMENT_TICK_MS = 0  # this test pairs nobody: it watches the table
+
+
+async def _open(code: str) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{code}/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    return socket
+
+
+def _arena(alice: Player) -> Tournament:
+    return tournament_create(
+        creator=alice,
+        name="Live",
+        variant="sultan",
+        minutes=30,
+        seat_limit=2,
+        automatic_moves=False,
+        public=True,
+    )
+
+
+async def test_a_spectator_gets_the_table_then_every_change(alice: Player, bob: Player) -> None:
+    tournament = await sync_to_async(_arena)(alice)
+    socket = await _open(tournament.code)
+    first = json.loads(await socket.receive_from(timeout=5))
+    assert first["type"] == "standings"
+    assert first["protocol"] == 1
+    assert first["rows"] == []
+    assert first["phase"] == "running"
+    await sync_to_async(tournament_join)(tournament=tournament, player=bob)
+    frame = json.loads(await socket.receive_from(timeout=5))
+    assert frame["v"] > first["v"]
+    (row,) = frame["rows"]
+    assert row["nickname"] == "bob"
+    assert {"rank", "points", "races", "streak", "race", "paused", "fire"} <= set(row)
+    await socket.send_to(text_data=json.dumps({"type": "sync"}))
+    again = json.loads(await socket.receive_from(timeout=5))
+    assert again["v"] == frame["v"]
+    await socket.disconnect()
+
+
+async def test_a_bad_frame_is_answered_with_an_error_and_changes_nothing(alice: Player) -> None:
+    tournament = await sync_to_async(_arena)(alice)
+    socket = await _open(tournament.code)
+    await socket.receive_from(timeout=5)
+    await socket.send_to(text_data=json.dumps({"type": "join"}))
+    error = json.loads(await socket.receive_from(timeout=5))
+    assert error["type"] == "error"
+    assert error["code"] == "unknown_type"
+    await socket.send_to(text_data="not json")
+    assert json.loads(await socket.receive_from(timeout=5))["type"] == "error"
+    await socket.disconnect()
+
+
+async def test_an_unknown_tournament_closes_the_socket(db: None) -> None:
+    socket = WebsocketCommunicator(
+        application, "/ws/tournaments/nosuch/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, code = await socket.connect(timeout=10)
+    assert not connected
+    assert code == 4404

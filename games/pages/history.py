@@ -15,13 +15,19 @@ from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, Mi
 from games.engine import VARIANTS
 from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
 from games.store.selectors import game_record_visible, race_has_ended
+from games.store.tally import ANNOTATION, game_move_count, moves_on_table
 
 _DURATION = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
 
 
 def player_games(*, player: Player) -> QuerySet[Game]:
     """Every game of the player, newest first, with its race at hand."""
-    return Game.objects.filter(player=player).select_related("race").order_by("-created_at", "-pk")
+    return (
+        Game.objects.filter(player=player)
+        .select_related("race")
+        .annotate(**{ANNOTATION: moves_on_table()})
+        .order_by("-created_at", "-pk")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +41,7 @@ class HistoryRow:
 
     @property
     def moves(self) -> int:
-        return self.game.last_seq
+        return game_move_count(game=self.game)
 
 
 def history_rows(*, games: list[Game], player: Player) -> list[HistoryRow]:

@@ -40,6 +40,7 @@ from games.quotas.quotas import WorkRefused
 from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state, player_game
 from games.store.services import MoveRejected, game_append_move
+from games.store.tally import game_move_count
 
 # A new guest's name until they choose one, in the language they read the site in.
 GUEST_NICKNAME: Final = gettext_lazy("Guest")
@@ -62,7 +63,7 @@ def _game_info(game: Game) -> dict[str, Any]:
         "variant": game.variant,
         "deal": str(game.seed),
         "status": game.status,
-        "moves": game.last_seq,
+        "moves": game_move_count(game=game),
         "cards_played": game.cards_played,
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

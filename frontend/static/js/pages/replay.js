@@ -198,7 +198,13 @@ async function analyse(game) {
     jump.hidden = false;
     jump.onclick = () => go(seq);
     shown.hidden = false;
-    shown.textContent = interpolate(ngettext("A winning line from move %(seq)s: %(line)s (%(count)s move)", "A winning line from move %(seq)s: %(line)s (%(count)s moves)", line.length), { seq, line: line.slice(0, 24).join(" ") + (line.length > 24 ? " …" : ""), count: line.length }, true);
+    $("analysis-line-summary").textContent = interpolate(ngettext("The winning line from move %(seq)s, in words (%(count)s move)", "The winning line from move %(seq)s, in words (%(count)s moves)", line.length), { seq, count: line.length }, true);
+    // The server's phrases (the reader's language), one step of the line as a player thinks of it.
+    $("analysis-phrases").replaceChildren(...(answer.data.phrases ?? []).map((phrase) => {
+      const item = document.createElement("li");
+      item.textContent = phrase.text[0].toUpperCase() + phrase.text.slice(1);
+      return item;
+    }));
     const lineSteps = answer.data.steps ?? [];
     const watch = $("analysis-watch");
     watch.hidden = !lineSteps.length;

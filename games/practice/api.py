@@ -261,5 +261,6 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
             "move": hint.move,
             "shown": line_steps(game_state(game=found), hint.shown),
             "reach": hint.reach,
+            "reason": hint.reason,
         }
     )

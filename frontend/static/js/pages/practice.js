@@ -26,6 +26,7 @@ let board = null;
 let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url; null until the first move
 let creating = null; // the first move's request for a game, while it is on its way
 let shown = []; // the last hint's line, played out as far as it shows only seen cards
+let hinted = null; // the last hint's move
 let watch = null;
 let skew = 0; // the server's clock minus ours, so the clock agrees with the server
 let ticker = 0;
@@ -270,34 +271,41 @@ async function askHint() {
     board.showMessage(answer.data?.message ?? gettext("No hint right now."));
     return;
   }
-  const { status, move, reach } = answer.data;
-  const text = status === "won" ? interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true)
+  const { status, move, reach, reason } = answer.data;
+  // The server says why (what the move leads to), in the reader's language.
+  const text = status === "won" ? (reason
+      ? interpolate(gettext("Hint: %(move)s — it leads to a win (%(why)s)."), { move: describe(move), why: reason }, true)
+      : interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true))
     : status === "lost" ? gettext("No winning line from here, whatever you play.")
     : move ? interpolate(gettext("No sure win found in time. The solver's best try: %(move)s — it got %(reach)s of 95 cards up."), { move: describe(move), reach }, true)
     : gettext("The solver could not decide in time: no hint.");
-  board.showMessage(text, status === "unknown" && move ? 8000 : 5000);
+  board.showMessage(text, move ? 8000 : 5000);
   if (move) board.point(move);
   shown = answer.data.shown ?? [];
-  els.showHow.hidden = !shown.length;
+  hinted = move;
+  // A draw can always be shown, up to the card it would turn up unseen (then nothing moves).
+  els.showHow.hidden = !shown.length && !["draw", "redeal"].includes(move);
 }
 
 function hideShowHow() {
   shown = [];
+  hinted = null;
   els.showHow.hidden = true;
   watch?.close();
 }
 
 // "Show me how": the hint's line on the board, as far as it goes with cards already seen.
 function showHow() {
-  if (!shown.length || !board) return;
+  if ((!shown.length && !hinted) || !board) return;
   const mine = board.view;
+  const stops = shown.length ? null : hinted === "draw" ? gettext("The line goes on with a card you have not seen yet: draw it from the stock.") : gettext("The line goes on with a redeal, whose order you have not seen yet.");
   watch = createLineWatch({
     board,
     bar: els.lineBar,
     start: mine,
     steps: shown,
     label: gettext("The solver's line from here"),
-    more: gettext("The line goes on with a card you have not seen yet."),
+    more: stops ?? gettext("The line goes on with a card you have not seen yet."),
     back: () => {
       board.render(mine);
       board.setInteractive(mine.status === "playing");

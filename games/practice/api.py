@@ -29,7 +29,7 @@ from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, new_game
 from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.practice.hints import HintRefused, practice_hint
-from games.practice.selectors import practice_game_unfinished
+from games.practice.selectors import practice_game_unfinished, variant_summary
 from games.practice.services import (
     PracticeRefused,
     practice_deal_check,
@@ -92,6 +92,7 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             )
         no_deal = data.get("deal") is None
         seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
+        chosen = bool(data.get("nickname"))
         nickname = nickname_clean(data.get("nickname") or str(GUEST_NICKNAME))
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
@@ -111,7 +112,7 @@ def practice_start(request: HttpRequest) -> JsonResponse:
     if player is None:
         # Checked input first: a refused request leaves no stray guest behind.
         try:
-            player = player_start_guest_session(request=request, nickname=nickname)
+            player = player_start_guest_session(request=request, nickname=nickname, chosen=chosen)
         except GuestRefused as refused:
             retry_after = refused.retry_after or None
             return error_response(
@@ -187,6 +188,8 @@ def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
             "type": "game",
             "game": _game_info(found),
             "view": _view(found),
+            # The board's statistics line for this variant, this game counted once it is over.
+            "summary": variant_summary(player=found.player, variant=found.variant),
         }
     )
 

@@ -9,6 +9,8 @@ import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { bindToggle, pref } from "../prefs.js";
 import { createLineWatch } from "../linewatch.js";
 import { byIds } from "../dom.js";
+import { celebrate } from "../celebrate.js";
+import { bindTableChoice } from "../table-prefs.js";
 
 const root = document.getElementById("practice");
 const els = byIds({
@@ -16,7 +18,7 @@ const els = byIds({
   moves: "stat-moves", cards: "stat-cards", clock: "stat-clock",
   resign: "resign", hint: "hint", finish: "finish", showHow: "show-how", lineBar: "line-bar",
   dialog: "resign-dialog", dialogText: "resign-text",
-  result: "result", resultTitle: "result-title", resultText: "result-text",
+  record: "practice-record", result: "result", resultTitle: "result-title", resultText: "result-text",
   resultReplay: "result-replay", resultAgain: "result-again",
   automatic: "pref-automatic", sounds: "pref-sounds",
 });
@@ -183,6 +185,8 @@ async function finished(view) {
   board.setInteractive(false);
   const answer = await api(`/api/games/${game.id}`);
   if (answer.ok) adopt(answer.data.game);
+  if (answer.ok && answer.data.summary) els.record.textContent = answer.data.summary;
+  if (view.status === "won") celebrate(els.host);
   const time = clock(elapsed());
   const cards = view.cards_played;
   const moves = view.moves ?? view.seq;
@@ -329,6 +333,7 @@ els.showHow.addEventListener("click", showHow);
 els.finish.addEventListener("click", () => board?.finish());
 bindToggle(els.automatic, "automatic");
 bindToggle(els.sounds, "sounds");
+document.querySelectorAll("select[data-pref]").forEach(bindTableChoice);
 document.addEventListener("keydown", (event) => {
   if (event.key === "?" && !event.ctrlKey && !event.metaKey && !event.altKey && !(event.target instanceof HTMLInputElement)) askHint();
 });

@@ -2,6 +2,7 @@
 // after each event and its time); this page only walks through them: step,
 // scrub, jump, autoplay, and keeps `#move=N` in the address in step.
 
+import "../table-prefs.js"; // the table colour and card back this browser chose
 import { createBoard } from "../board.js";
 import { api } from "../api.js";
 import { clock } from "../format.js";

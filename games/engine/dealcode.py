@@ -17,11 +17,14 @@ from games.engine.variants import check_seed
 _SYMBOLS: Final = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _READ: Final = {**{c: i for i, c in enumerate(_SYMBOLS)}, "O": 0, "I": 1, "L": 1}
 _GROUP: Final = 4
+# Short seeds are padded to one whole group: a code of two symbols could read as a
+# card ("3S" is seed 121, not the three of spades).
+_MIN_SYMBOLS: Final = 4
 
 
 def deal_code(seed: int) -> str:
-    """The code of a seed (0 to 2**63 - 1), grouped in fours from the right (a lone
-    leading symbol joins the first group)."""
+    """The code of a seed (0 to 2**63 - 1): at least four symbols, grouped in fours
+    from the right (a lone leading symbol joins the first group)."""
     n = check_seed(seed)
     symbols = ""
     while True:
@@ -29,6 +32,7 @@ def deal_code(seed: int) -> str:
         symbols = _SYMBOLS[digit] + symbols
         if n == 0:
             break
+    symbols = symbols.rjust(_MIN_SYMBOLS, "0")
     head = len(symbols) % _GROUP or _GROUP
     if head < _GROUP // 2 and len(symbols) > _GROUP:  # "3-HCF6-…" reads worse than "3HCF6-…"
         head += _GROUP

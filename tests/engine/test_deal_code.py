@@ -13,8 +13,12 @@ from games.engine.dealcode import deal_code, deal_from_code
 def test_a_race_seed_reads_as_thirteen_symbols_in_groups():
     assert deal_code(4085300076190713165) == "3HCF6-RS13-JHAD"
     assert deal_code(SEED_LIMIT - 1) == "7ZZZZ-ZZZZ-ZZZZ"
-    assert deal_code(0) == "0"
-    assert deal_code(1234) == "16J"
+    assert deal_code(0) == "0000"
+    assert deal_code(1234) == "016J"
+
+
+def test_a_short_seeds_code_never_reads_as_a_card():
+    assert deal_code(121) == "003S"  # not "3S", the three of spades
 
 
 def test_every_code_reads_back_as_its_seed_forgivingly():

@@ -106,6 +106,9 @@ class Player(models.Model):
     # A program's account, marked once through its own token and for good
     # (games.bots.rules): shown as BOT wherever its name shows, rated among bots.
     is_bot = models.BooleanField(_("bot"), default=False)
+    # False for a guest still under the name the site gave it ("Guest"): asked for
+    # one before the name is first shown to others (games.accounts.services).
+    nickname_chosen = models.BooleanField(_("nickname chosen"), default=True)
 
     class Meta:
         verbose_name = _("player")
@@ -121,6 +124,11 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(is_bot=False) | Q(user__isnull=False) | Q(deleted_at__isnull=False),
                 name="player_bot_is_an_account",
+            ),
+            # An account plays under its username: a name it chose.
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(nickname_chosen=True),
+                name="player_account_name_chosen",
             ),
         ]
 

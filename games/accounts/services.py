@@ -81,8 +81,12 @@ def player_for_user(*, user: AbstractBaseUser) -> Player:
     return player
 
 
-def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player:
+def player_start_guest_session(
+    *, request: HttpRequest, nickname: str, chosen: bool = True
+) -> Player:
     """Create a guest and bind it to this browser's session (the session is its only key).
+    `chosen` is False for the site's default name (practice without one): the guest is
+    asked for a name before it is first shown to others (`player_identify`).
 
     Guests are counted per address (games.quotas, kind `guest`): a guest is free,
     and a fresh one is a fresh sight of every deal, so a flood of them is refused."""
@@ -96,7 +100,7 @@ def player_start_guest_session(*, request: HttpRequest, nickname: str) -> Player
         raise GuestRefused(
             refused.code, refused.message, status=refused.status, retry_after=refused.retry_after
         ) from None
-    player = Player.objects.create(nickname=name)
+    player = Player.objects.create(nickname=name, nickname_chosen=chosen)
     request.session.cycle_key()
     request.session[SESSION_PLAYER_KEY] = player.pk
     session_link_earlier(session=request.session, player=player)
@@ -141,7 +145,8 @@ def player_claim_for_user(*, player: Player, user: AbstractBaseUser) -> Player:
             raise ClaimRefused("has_player", _("this account already has a player"))
         guest.user_id = user.pk
         guest.nickname = unicodedata.normalize("NFC", user.get_username())[:MAX_NICKNAME]
-        guest.save(update_fields=["user", "nickname"])
+        guest.nickname_chosen = True
+        guest.save(update_fields=["user", "nickname", "nickname_chosen"])
         player_games_changed_after_commit(player_id=guest.pk)
     return guest
 
@@ -226,7 +231,8 @@ def player_rename(*, player: Player, nickname: str) -> Player:
     if not player.is_guest:
         raise ValueError("an account plays under its username")
     player.nickname = nickname_clean(nickname)
-    player.save(update_fields=["nickname"])
+    player.nickname_chosen = True
+    player.save(update_fields=["nickname", "nickname_chosen"])
     return player
 
 
@@ -249,9 +255,23 @@ def player_on_login(*, request: HttpRequest | None, user: AbstractBaseUser, **_:
 
 
 def player_identify(*, request: HttpRequest, nickname: str | None) -> Player | None:
-    """The visitor's player; a new guest bound to this session when they give a nickname
-    (`GuestRefused` when the nickname or the address's guest quota says no)."""
+    """The visitor's player, about to be shown to others (a race's seat, a challenge,
+    a daily board's row): a new guest bound to this session when they give a
+    nickname; a guest still under the site's default name takes the one given, or
+    is refused (`name_needed`) without one. `GuestRefused` when the nickname or the
+    address's guest quota says no."""
     player = player_for_session(user=request.user, session=request.session)
+    if player is not None and not player.nickname_chosen:
+        if not (nickname and nickname.strip()):
+            raise GuestRefused(
+                "name_needed",
+                _("Pick a nickname first: others will see it beside your game."),
+                status=400,
+            )
+        try:
+            return player_rename(player=player, nickname=nickname)
+        except BadInput as bad:
+            raise GuestRefused(bad.code, bad.message, status=400) from None
     if player is not None:
         return player
     if nickname and nickname.strip():

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from games.models import Game, Player
 from games.store.selectors import game_record_visible
+from games.store.tally import game_move_count
 
 
 class Error(Schema):
@@ -50,7 +51,9 @@ class GameRow(Schema):
     race: str | None = Field(description="The race's code, for a race game.")
     status: str
     cards_played: int
-    moves: int = Field(description="Events in the game's log.")
+    moves: int = Field(
+        description="Moves on the table: made and not taken back (a resignation is none)."
+    )
     started_at: datetime | None
     finished_at: datetime | None
     deal: str | None = Field(description="Null while the deal is sealed to the viewer.")
@@ -137,7 +140,7 @@ def game_row(game: Game, viewer: Player | None) -> GameRow:
         race=game.race.code if game.race is not None else None,
         status=game.status,
         cards_played=game.cards_played,
-        moves=game.last_seq,
+        moves=game_move_count(game=game),
         started_at=game.started_at,
         finished_at=game.finished_at,
         deal=str(game.seed) if shown else None,

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.api.models import AccessToken
 from games.api.services import SECRET_PREFIX, token_digest
 from games.models import Game, GameStatus, Player, RaceStatus
+from games.store.tally import ANNOTATION, moves_on_table
 
 
 def token_for_secret(*, secret: str) -> AccessToken | None:
@@ -63,6 +64,7 @@ def player_finished_games(
         games = games.filter(finished_at__gte=_midnight(since))
     if until is not None:
         games = games.filter(finished_at__lt=_midnight(until + timedelta(days=1)))
+    games = games.annotate(**{ANNOTATION: moves_on_table()})
     return games.select_related("race", "player", "player__user").order_by("-finished_at", "-pk")
 
 

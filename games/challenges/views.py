@@ -31,8 +31,13 @@ from games.store.selectors import race_has_ended
 
 @require_POST
 def challenge_new(request: HttpRequest, game_id: int) -> HttpResponse:
-    player = player_for_request(request)
     game = Game.objects.select_related("race").filter(pk=game_id).first()
+    try:
+        # The challenge page shows the challenger's name: a default one is replaced first.
+        player = player_identify(request=request, nickname=request.POST.get("nickname"))
+    except GuestRefused as refused:
+        context = {"title": refused.message}
+        return render(request, "notice.html", context, status=refused.status)
     if player is None or game is None:
         raise Http404("No such game")
     try:

@@ -26,6 +26,7 @@ from games.engine.solver.solve import solve
 from games.fairness.rules import unranked_mark
 from games.models import MAX_CARDS_PLAYED, ModerationAction, ModerationKind, Player
 from games.races.selectors import Standing, rank_order, standings_ranked
+from games.store.tally import moves_on_table
 
 VERDICT_S: Final = 2.0
 _BOARD_CACHE_S: Final = 24 * 3600  # a past day's board, until a void moves the key on
@@ -39,7 +40,7 @@ _FIELDS: Final = (
     "game__status",
     "game__cards_played",
     "game__count_reached_ms",
-    "game__last_seq",
+    "moves",
     "player__is_bot",
 )
 
@@ -70,7 +71,8 @@ def _result(row: tuple[Any, ...]) -> DailyResult:
 
 def _attempts() -> QuerySet[DailyAttempt]:
     """The attempts that rank: not voided, and first sights of the deal (games.fairness)."""
-    return DailyAttempt.objects.filter(game__voided=False, game__unranked__isnull=True)
+    attempts = DailyAttempt.objects.filter(game__voided=False, game__unranked__isnull=True)
+    return attempts.annotate(moves=moves_on_table(game="game_id"))
 
 
 def daily_leaderboard(*, day: date, variant: str) -> list[Standing]:

@@ -121,6 +121,20 @@ def advance(position: Position, token: str, *, take_backs: bool) -> tuple[Positi
     return position.push_with_events(token)
 
 
+def moves_on_table(tokens: Iterable[str]) -> int:
+    """What Moves counts, from a log's tokens alone (docs/rules.md): the moves made
+    and not taken back. A resignation or a timeout ends a game but is no move on the
+    table, so a racer who resigns at once has made 0 moves. Equals `Position.moves`
+    at the end of any log the store accepted; games.store.tally is its SQL twin."""
+    count = 0
+    for token in tokens:
+        if token == UNDO:
+            count -= 1
+        elif token not in LOG_EVENTS:
+            count += 1
+    return count
+
+
 T = TypeVar("T")
 
 
@@ -132,6 +146,10 @@ class Walked(Generic[T]):
     position: Position
     events: int
     count_reached: T | None
+
+    @property
+    def moves(self) -> int:
+        return self.position.moves
 
 
 def walk_log(

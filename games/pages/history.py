@@ -10,18 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, Min, Q, QuerySet
+from django.db.models import QuerySet
 
-from games.engine import VARIANTS
-from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.models import Game, Player, Race, RaceEntry, RaceStatus
 from games.store.selectors import game_record_visible, race_has_ended
-
-_DURATION = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+from games.store.tally import ANNOTATION, game_move_count, moves_on_table
 
 
 def player_games(*, player: Player) -> QuerySet[Game]:
     """Every game of the player, newest first, with its race at hand."""
-    return Game.objects.filter(player=player).select_related("race").order_by("-created_at", "-pk")
+    return (
+        Game.objects.filter(player=player)
+        .select_related("race")
+        .annotate(**{ANNOTATION: moves_on_table()})
+        .order_by("-created_at", "-pk")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,7 @@ class HistoryRow:
 
     @property
     def moves(self) -> int:
-        return self.game.last_seq
+        return game_move_count(game=self.game)
 
 
 def history_rows(*, games: list[Game], player: Player) -> list[HistoryRow]:
@@ -62,51 +65,6 @@ def game_duration(*, game: Game) -> timedelta | None:
     if game.started_at is None or game.finished_at is None:
         return None
     return max(game.finished_at - game.started_at, timedelta(0))
-
-
-@dataclass(frozen=True, slots=True)
-class VariantStats:
-    variant: str
-    played: int
-    won: int
-    best_time: timedelta | None
-    average_cards: float | None
-
-    @property
-    def win_rate(self) -> int | None:
-        return round(100 * self.won / self.played) if self.played else None
-
-
-def player_variant_stats(*, player: Player, races_only: bool = False) -> list[VariantStats]:
-    """One row per variant the player has finished a game in, in the variants' order.
-
-    `races_only`: race games alone, for a profile anyone may read (practice is private).
-    """
-    finished = Game.objects.filter(player=player, voided=False).exclude(status=GameStatus.PLAYING)
-    if races_only:
-        finished = finished.filter(race__status=RaceStatus.FINISHED)
-    rows = (
-        finished.values("variant")
-        .annotate(
-            played=Count("pk"),
-            won=Count("pk", filter=Q(status=GameStatus.WON)),
-            best_time=Min(_DURATION, filter=Q(status=GameStatus.WON)),
-            average_cards=Avg("cards_played"),
-        )
-        .order_by()
-    )
-    by_variant = {row["variant"]: row for row in rows}
-    return [
-        VariantStats(
-            variant=variant,
-            played=row["played"],
-            won=row["won"],
-            best_time=row["best_time"],
-            average_cards=float(row["average_cards"]) if row["average_cards"] is not None else None,
-        )
-        for variant in VARIANTS
-        if (row := by_variant.get(variant)) is not None
-    ]
 
 
 @dataclass(frozen=True, slots=True)

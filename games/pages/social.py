@@ -31,8 +31,8 @@ from games.friends.headtohead import head_to_head
 from games.friends.selectors import relation_of
 from games.i18n.labels import variant_label
 from games.models import Game, Player, RaceStatus
-from games.pages.history import player_variant_stats
 from games.pages.refusals import unknown_variant
+from games.practice.selectors import player_variant_stats
 from games.ratings.chart import rating_chart_svg
 from games.ratings.models import Rating
 from games.ratings.selectors import (

@@ -29,9 +29,10 @@ from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.i18n.labels import variant_label
 from games.models import Game, Player
 from games.pages.forms import PracticeForm
-from games.pages.history import history_rows, player_games, player_variant_stats
+from games.pages.history import history_rows, player_games
 from games.pages.home import home_context
 from games.pages.refusals import unknown_variant
+from games.practice.selectors import player_variant_stats, variant_summary
 from games.practice.services import practice_random_deal
 from games.races.selectors import race_by_code
 from games.replays.access import HIDDEN, IN_PLAY, SEALED, replay_gate
@@ -98,13 +99,15 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
             message=deal_sealed_message(),
             actions=[(_("Play a random deal"), "/practice/"), (_("Home"), "/")],
         )
+    player = player_for_request(request)
     context = {
         "deal": str(seed),
         "variant": variant,
         "variants": VARIANTS,
         # The keyboard help names the last reserve slot (a–f, or a–h with 8 slots).
         "last_slot": "h" if "8" in variant else "f",
-        "player": player_for_request(request),
+        "player": player,
+        "variant_summary": variant_summary(player=player, variant=variant),
     }
     return render(request, "practice.html", context)
 

@@ -29,7 +29,7 @@ from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, new_game
 from games.metrics.definitions import MOVES
 from games.models import Game, Player
 from games.practice.hints import HintRefused, practice_hint
-from games.practice.selectors import practice_game_unfinished
+from games.practice.selectors import practice_game_unfinished, variant_summary
 from games.practice.services import (
     PracticeRefused,
     practice_deal_check,
@@ -40,6 +40,7 @@ from games.quotas.quotas import WorkRefused
 from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state, player_game
 from games.store.services import MoveRejected, game_append_move
+from games.store.tally import game_move_count
 
 # A new guest's name until they choose one, in the language they read the site in.
 GUEST_NICKNAME: Final = gettext_lazy("Guest")
@@ -62,7 +63,7 @@ def _game_info(game: Game) -> dict[str, Any]:
         "variant": game.variant,
         "deal": str(game.seed),
         "status": game.status,
-        "moves": game.last_seq,
+        "moves": game_move_count(game=game),
         "cards_played": game.cards_played,
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
@@ -91,6 +92,7 @@ def practice_start(request: HttpRequest) -> JsonResponse:
             )
         no_deal = data.get("deal") is None
         seed = practice_random_deal() if no_deal else fields.whole(data, "deal", SEED_LIMIT)
+        chosen = bool(data.get("nickname"))
         nickname = nickname_clean(data.get("nickname") or str(GUEST_NICKNAME))
     except BadInput as bad:
         return error_response(400, bad.code, bad.message)
@@ -110,7 +112,7 @@ def practice_start(request: HttpRequest) -> JsonResponse:
     if player is None:
         # Checked input first: a refused request leaves no stray guest behind.
         try:
-            player = player_start_guest_session(request=request, nickname=nickname)
+            player = player_start_guest_session(request=request, nickname=nickname, chosen=chosen)
         except GuestRefused as refused:
             retry_after = refused.retry_after or None
             return error_response(
@@ -186,6 +188,8 @@ def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
             "type": "game",
             "game": _game_info(found),
             "view": _view(found),
+            # The board's statistics line for this variant, this game counted once it is over.
+            "summary": variant_summary(player=found.player, variant=found.variant),
         }
     )
 
@@ -260,5 +264,6 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
             "move": hint.move,
             "shown": line_steps(game_state(game=found), hint.shown),
             "reach": hint.reach,
+            "reason": hint.reason,
         }
     )

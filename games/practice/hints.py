@@ -24,6 +24,7 @@ from games.engine.solver.solve import solve
 from games.engine.variants import VARIANT_RULES
 from games.i18n.messages import game_over as _game_over
 from games.models import Game, Player
+from games.practice.reasons import hint_reason
 from games.quotas.quotas import quota_take
 from games.quotas.solver import solver_run
 from games.races.selectors import deal_raced_now
@@ -55,6 +56,8 @@ class Hint:
     # card into view the player has not seen (see `in_sight`).
     shown: tuple[str, ...] = ()
     reach: int | None = None
+    # Why the move, in the player's words (games.practice.reasons): what it leads to.
+    reason: str = ""
 
 
 @dataclass
@@ -118,39 +121,49 @@ def practice_hint(*, game: Game, player: Player, state: GameState, address: str)
     rest = winning_lines.rest(game.pk, state)
     if rest:
         winning_lines.stats.followed += 1
-        return Hint("won", rest[0], in_sight(state, rest))
+        return _hint("won", state, rest)
     quota_take(kind="hint", player_id=player.pk, address=address)
     solution = solver_run("hint", solve, state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     winning_lines.stats.solved += 1
     if solution.status == "won":
         winning_lines.remember(game.pk, state, solution.moves)
-        return Hint("won", solution.moves[0], in_sight(state, solution.moves))
+        return _hint("won", state, solution.moves)
     if not solution.furthest:  # lost, or undecided with nothing better than here
         return Hint(solution.status, None)
     end = state
     for move in solution.furthest:
         end = apply(end, move)
-    return Hint(
-        solution.status,
-        solution.furthest[0],
-        in_sight(state, solution.furthest),
-        reach=end.cards_played,
-    )
+    return _hint(solution.status, state, solution.furthest, reach=end.cards_played)
+
+
+def _hint(status: str, state: GameState, line: tuple[str, ...], reach: int | None = None) -> Hint:
+    shown = in_sight(state, line)
+    reason = hint_reason(state, line, shown)
+    return Hint(status, line[0], shown, reach=reach, reason=reason)
+
+
+def stock_order_known(state: GameState) -> bool:
+    """Does the player know the stock's order? In `pysolfc` variants after a redeal:
+    the waste was turned over, no shuffle, and the player saw that waste whole."""
+    return not VARIANT_RULES[state.variant].shuffled_redeal and state.passes_used > 1
 
 
 def in_sight(state: GameState, line: tuple[str, ...]) -> tuple[str, ...]:
     """The start of `line` that shows no card the player has not seen.
 
-    It stops before a draw (the stock's top comes into view), a redeal (the
-    new order is the stock's) and, in `sultan` variants, a slot's card going up
-    while the stock has cards (the refill comes from it). Showing more would
-    tell the player what is coming.
+    It stops before a draw that turns up an unseen card (any draw, but in a
+    `pysolfc` pass after a redeal, whose order the player saw), a shuffling
+    redeal (the new order is the stock's) and, in `sultan` variants, a slot's
+    card going up while the stock has cards (the refill comes from it).
+    Showing more would tell the player what is coming.
     """
     shown: list[str] = []
-    refills = VARIANT_RULES[state.variant].auto_refill
+    rules = VARIANT_RULES[state.variant]
     for move in line:
         from_slot = move[0] in SLOT_LETTERS and move[1].isdigit()
-        if move in ("draw", "redeal") or (from_slot and refills and state.stock):
+        unseen_draw = move == "draw" and not stock_order_known(state)
+        shuffled = move == "redeal" and rules.shuffled_redeal
+        if unseen_draw or shuffled or (from_slot and rules.auto_refill and state.stock):
             break
         state = apply(state, move)
         shown.append(move)

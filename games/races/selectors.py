@@ -19,6 +19,7 @@ from django.db.models.expressions import OrderBy
 from django.utils import timezone
 
 from games.engine import race_view
+from games.engine.dealcode import deal_code
 from games.engine.positions import Position, advance, walk_log
 from games.metrics.definitions import SNAPSHOTS
 from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
@@ -129,6 +130,7 @@ def race_info(*, race: Race) -> dict[str, Any]:
     }
     if race_deal_public(race=race):
         info["seed"] = str(race.seed)
+        info["deal_code"] = deal_code(race.seed)
     if race.status == RaceStatus.FINISHED:  # a rematch is opened only after the end
         rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
         if rematch:
@@ -216,7 +218,7 @@ def _standing(game: Game, origin: datetime | None) -> Standing:
         status=walked.position.status,
         cards_played=walked.position.state.cards_played,
         time_ms=elapsed_ms(walked.count_reached, origin),
-        moves=walked.events,
+        moves=walked.moves,
         bot=game.player.is_bot,
     )
 

@@ -7,5 +7,5 @@ slipped away, api.py is the replay viewer's JSON.
 May import: games.store, games.races (standings for a race game), games.fairness
 (sealed deals),
 games.accounts, games.quotas (analysis quotas, solver slots), games.engine,
-games.common, games.models.
+games.common, games.models, games.i18n (the winning line in words).
 """

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from games.accounts.selectors import player_for_request
 from games.common.http import client_address, error_response
 from games.fairness.rules import deal_sealed_message
+from games.i18n.lines import line_phrases
 from games.quotas.quotas import WorkRefused
 from games.races.protocol import line_steps
 from games.races.selectors import deal_raced_now
@@ -73,6 +74,11 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
         return error_response(
             refused.status, refused.code, refused.message, retry_after=refused.retry_after
         )
+    start = (
+        game_position(game=game, seq=analysis.seq).state
+        if analysis.seq is not None and analysis.line
+        else None
+    )
     return JsonResponse(
         {
             "type": "analysis",
@@ -80,9 +86,11 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
             "seq": analysis.seq,
             "line": list(analysis.line),
             # The line played out, for watching it on the board from move `seq`.
-            "steps": (
-                line_steps(game_position(game=game, seq=analysis.seq).state, analysis.line)
-                if analysis.seq is not None and analysis.line
+            "steps": line_steps(start, analysis.line) if start is not None else [],
+            # The same line in the reader's words, a phrase per group of moves.
+            "phrases": (
+                [p.as_dict() for p in line_phrases(start, analysis.line)]
+                if start is not None
                 else []
             ),
             "lost_seq": analysis.lost_seq,

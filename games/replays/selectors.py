@@ -56,7 +56,7 @@ def game_replay(*, game: Game) -> dict[str, Any]:
             "player": game.player.nickname,
             "status": game.status,
             "cards_played": game.cards_played,
-            "moves": game.last_seq,
+            "moves": position.moves,
             "started_at": origin.isoformat(),
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "duration_ms": _ms(game.finished_at - origin) if game.finished_at else None,

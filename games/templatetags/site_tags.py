@@ -14,6 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import ngettext, pgettext
 
+from games.accounts.names import nickname_suggestion
 from games.accounts.selectors import player_for_request
 from games.i18n import labels
 from games.models import Player
@@ -26,6 +27,10 @@ def current_player(context: Context) -> Player | None:
     """The visitor's player for the top bar, whichever view rendered the page."""
     request = context.get("request")
     return player_for_request(request) if request is not None else None
+
+
+# A memorable name to offer a guest still under the site's default one (games.accounts).
+register.simple_tag(nickname_suggestion, name="nickname_suggestion")
 
 
 @register.filter

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.models import Game, Player, Race
 from games.moderation.services import game_reinstate, game_void
-from games.pages.history import player_variant_stats
+from games.practice.selectors import player_variant_stats
 from tests.pages.helpers import client_for, play, start_practice, winning_log
 
 pytestmark = pytest.mark.django_db

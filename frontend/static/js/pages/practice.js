@@ -9,6 +9,8 @@ import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { bindToggle, pref } from "../prefs.js";
 import { createLineWatch } from "../linewatch.js";
 import { byIds } from "../dom.js";
+import { celebrate } from "../celebrate.js";
+import { bindTableChoice } from "../table-prefs.js";
 
 const root = document.getElementById("practice");
 const els = byIds({
@@ -16,7 +18,7 @@ const els = byIds({
   moves: "stat-moves", cards: "stat-cards", clock: "stat-clock",
   resign: "resign", hint: "hint", finish: "finish", showHow: "show-how", lineBar: "line-bar",
   dialog: "resign-dialog", dialogText: "resign-text",
-  result: "result", resultTitle: "result-title", resultText: "result-text",
+  record: "practice-record", result: "result", resultTitle: "result-title", resultText: "result-text",
   resultReplay: "result-replay", resultAgain: "result-again",
   automatic: "pref-automatic", sounds: "pref-sounds",
 });
@@ -26,6 +28,7 @@ let board = null;
 let game = null; // the server's facts about this game: id, started_at, finished_at, replay_url; null until the first move
 let creating = null; // the first move's request for a game, while it is on its way
 let shown = []; // the last hint's line, played out as far as it shows only seen cards
+let hinted = null; // the last hint's move
 let watch = null;
 let skew = 0; // the server's clock minus ours, so the clock agrees with the server
 let ticker = 0;
@@ -182,6 +185,8 @@ async function finished(view) {
   board.setInteractive(false);
   const answer = await api(`/api/games/${game.id}`);
   if (answer.ok) adopt(answer.data.game);
+  if (answer.ok && answer.data.summary) els.record.textContent = answer.data.summary;
+  if (view.status === "won") celebrate(els.host);
   const time = clock(elapsed());
   const cards = view.cards_played;
   const moves = view.moves ?? view.seq;
@@ -270,34 +275,41 @@ async function askHint() {
     board.showMessage(answer.data?.message ?? gettext("No hint right now."));
     return;
   }
-  const { status, move, reach } = answer.data;
-  const text = status === "won" ? interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true)
+  const { status, move, reach, reason } = answer.data;
+  // The server says why (what the move leads to), in the reader's language.
+  const text = status === "won" ? (reason
+      ? interpolate(gettext("Hint: %(move)s — it leads to a win (%(why)s)."), { move: describe(move), why: reason }, true)
+      : interpolate(gettext("Hint: %(move)s — it leads to a win."), { move: describe(move) }, true))
     : status === "lost" ? gettext("No winning line from here, whatever you play.")
     : move ? interpolate(gettext("No sure win found in time. The solver's best try: %(move)s — it got %(reach)s of 95 cards up."), { move: describe(move), reach }, true)
     : gettext("The solver could not decide in time: no hint.");
-  board.showMessage(text, status === "unknown" && move ? 8000 : 5000);
+  board.showMessage(text, move ? 8000 : 5000);
   if (move) board.point(move);
   shown = answer.data.shown ?? [];
-  els.showHow.hidden = !shown.length;
+  hinted = move;
+  // A draw can always be shown, up to the card it would turn up unseen (then nothing moves).
+  els.showHow.hidden = !shown.length && !["draw", "redeal"].includes(move);
 }
 
 function hideShowHow() {
   shown = [];
+  hinted = null;
   els.showHow.hidden = true;
   watch?.close();
 }
 
 // "Show me how": the hint's line on the board, as far as it goes with cards already seen.
 function showHow() {
-  if (!shown.length || !board) return;
+  if ((!shown.length && !hinted) || !board) return;
   const mine = board.view;
+  const stops = shown.length ? null : hinted === "draw" ? gettext("The line goes on with a card you have not seen yet: draw it from the stock.") : gettext("The line goes on with a redeal, whose order you have not seen yet.");
   watch = createLineWatch({
     board,
     bar: els.lineBar,
     start: mine,
     steps: shown,
     label: gettext("The solver's line from here"),
-    more: gettext("The line goes on with a card you have not seen yet."),
+    more: stops ?? gettext("The line goes on with a card you have not seen yet."),
     back: () => {
       board.render(mine);
       board.setInteractive(mine.status === "playing");
@@ -321,6 +333,7 @@ els.showHow.addEventListener("click", showHow);
 els.finish.addEventListener("click", () => board?.finish());
 bindToggle(els.automatic, "automatic");
 bindToggle(els.sounds, "sounds");
+document.querySelectorAll("select[data-pref]").forEach(bindTableChoice);
 document.addEventListener("keydown", (event) => {
   if (event.key === "?" && !event.ctrlKey && !event.metaKey && !event.altKey && !(event.target instanceof HTMLInputElement)) askHint();
 });

@@ -2,6 +2,7 @@
 // panels, then the results. Everything shown comes from the race socket
 // (docs/protocol.md); this module routes its messages to the views.
 
+import "../table-prefs.js"; // the table colour and card back this browser chose
 import { RaceSocket } from "../race/socket.js";
 import { RaceState } from "../race/state.js";
 import { ServerClock, ClockView } from "../race/clock.js";

@@ -2,6 +2,7 @@
 // after each event and its time); this page only walks through them: step,
 // scrub, jump, autoplay, and keeps `#move=N` in the address in step.
 
+import "../table-prefs.js"; // the table colour and card back this browser chose
 import { createBoard } from "../board.js";
 import { api } from "../api.js";
 import { clock } from "../format.js";
@@ -198,7 +199,13 @@ async function analyse(game) {
     jump.hidden = false;
     jump.onclick = () => go(seq);
     shown.hidden = false;
-    shown.textContent = interpolate(ngettext("A winning line from move %(seq)s: %(line)s (%(count)s move)", "A winning line from move %(seq)s: %(line)s (%(count)s moves)", line.length), { seq, line: line.slice(0, 24).join(" ") + (line.length > 24 ? " …" : ""), count: line.length }, true);
+    $("analysis-line-summary").textContent = interpolate(ngettext("The winning line from move %(seq)s, in words (%(count)s move)", "The winning line from move %(seq)s, in words (%(count)s moves)", line.length), { seq, count: line.length }, true);
+    // The server's phrases (the reader's language), one step of the line as a player thinks of it.
+    $("analysis-phrases").replaceChildren(...(answer.data.phrases ?? []).map((phrase) => {
+      const item = document.createElement("li");
+      item.textContent = phrase.text[0].toUpperCase() + phrase.text.slice(1);
+      return item;
+    }));
     const lineSteps = answer.data.steps ?? [];
     const watch = $("analysis-watch");
     watch.hidden = !lineSteps.length;

@@ -60,6 +60,11 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     env["DJANGO_SETTINGS_MODULE"] = "sultan_site.settings"
     # A solver process per server only when a test asks for a solve.
     env.setdefault("SULTAN_SOLVER_WARM", "0")
+    # Every test's "people" are new guests from 127.0.0.1, on servers whose counters
+    # the tests cannot clear: the per-address throttles of new identities would refuse
+    # them (tests/fairness/test_sybils.py tests those throttles in-process).
+    env.setdefault("SULTAN_QUOTA_GUEST", "1,100000")
+    env.setdefault("SULTAN_QUOTA_SIGNUP", "1,100000")
     with tempfile.TemporaryDirectory(prefix="sultan-live-") as tmp:
         if env.get("DATABASE_URL", "").startswith("postgres"):
             # Named after the suite's own database, so that two checkouts' suites

@@ -40,10 +40,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def live() -> Iterator[LiveServer]:
     with database_env("browser") as env:
         env = {**env, "SULTAN_RACE_COUNTDOWN_S": "2", "SULTAN_RACE_PUBLIC_COUNTDOWN_S": "4"}
-        # Every browser of a module is a new guest from 127.0.0.1, on one server whose
-        # counters the tests cannot clear: the per-address throttles of new identities
-        # (tests/fairness/test_sybils.py tests them) would refuse the eleventh.
-        env |= {"SULTAN_QUOTA_GUEST": "1,100000", "SULTAN_QUOTA_SIGNUP": "1,100000"}
         with daphne(env) as server:
             yield server
 

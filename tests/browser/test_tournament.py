@@ -23,8 +23,6 @@ ARENA_ENV = {
     "SULTAN_TOURNAMENT_GATHER_S": "60",
     "SULTAN_TOURNAMENT_RACE_S": "120",
     "SULTAN_RACE_COUNTDOWN_S": "2",
-    "SULTAN_QUOTA_GUEST": "1,100000",
-    "SULTAN_QUOTA_SIGNUP": "1,100000",
 }
 RACE_URL = re.compile(r".*/r/([^/]+)/$")
 END_WAIT = 260_000  # ms: the tournament's three minutes, then its last tick

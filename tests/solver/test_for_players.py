@@ -52,6 +52,7 @@ def test_a_hint_says_so_when_no_line_wins(alice: Player):
         "move": None,
         "shown": [],
         "reach": None,
+        "reason": "",
     }
 
 

@@ -43,6 +43,8 @@ def _take(page: Any, url: str, nickname: str) -> None:
 
 def test_a_challenge_taken_by_two_people_shows_the_recorded_game_moving(live, new_page, shot):
     alice = _recorded_game(new_page)
+    # A guest is asked for the name the challenge will show (docs/pages.md).
+    alice.get_by_label("Your nickname, shown on the challenge").fill("alice")
     alice.get_by_role("button", name="Challenge a friend").click()
     expect(alice).to_have_url(re.compile(r"/c/[^/]+/$"), timeout=WAIT)
     link = alice.locator("#challenge-link").input_value()
@@ -51,7 +53,7 @@ def test_a_challenge_taken_by_two_people_shows_the_recorded_game_moving(live, ne
     bob, carol = new_page(), new_page(390, 844)
     for page, name in ((bob, "bob"), (carol, "carol")):
         _take(page, link, name)
-        ghost = panel(page, "Guest")
+        ghost = panel(page, "alice")
         expect(ghost).to_be_visible(timeout=WAIT)
         expect(ghost.locator(".opp-recorded")).to_have_text("recorded")
         wait_until_racing(page)
@@ -66,7 +68,7 @@ def test_a_challenge_taken_by_two_people_shows_the_recorded_game_moving(live, ne
         resign(page)
         rows = page.locator("#results-table tbody tr")
         expect(rows).to_have_count(2, timeout=WAIT)
-        expect(rows.nth(0)).to_contain_text("Guest")  # one card beats none
+        expect(rows.nth(0)).to_contain_text("alice")  # one card beats none
         expect(rows.nth(0)).to_contain_text("recorded")
         expect(rows.nth(1)).to_contain_text(name)
 
@@ -74,7 +76,7 @@ def test_a_challenge_taken_by_two_people_shows_the_recorded_game_moving(live, ne
     alice.reload()
     ranking = alice.locator("#challenge-ranking tbody tr")
     expect(ranking).to_have_count(3)
-    expect(ranking.nth(0)).to_contain_text("Guest")
+    expect(ranking.nth(0)).to_contain_text("alice")
     expect(ranking.nth(0)).to_contain_text("recorded")
     shot(alice, "challenge-ranking")
     carol.goto(link)
@@ -84,6 +86,6 @@ def test_a_challenge_taken_by_two_people_shows_the_recorded_game_moving(live, ne
     bob.goto(link)
     bob.get_by_role("link", name="Replay both side by side").click()
     expect(bob.locator("#racers .racer-card")).to_have_count(1, timeout=WAIT)
-    expect(bob.locator("#racers")).to_contain_text("Guest")
+    expect(bob.locator("#racers")).to_contain_text("alice")
     shot(bob, "challenge-replay")
     no_js_errors(alice, bob, carol)

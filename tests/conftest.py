@@ -7,6 +7,7 @@ without it. Players are account players (a User with its Player).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -155,9 +156,17 @@ def _pool_afresh() -> None:
     does, so this is the tests' own housekeeping.
     """
     pool = getattr(connection, "pool", None) if connection.vendor == "postgresql" else None
-    if pool is None:
-        return
+    if pool is None or _loop_running():
+        return  # (Playwright's sync API keeps a loop running in this thread: no ORM here)
     connection.close()
     stats = pool.get_stats()
     if stats.get("pool_size", 0) > stats.get("pool_available", 0):
         connection.close_pool()  # type: ignore[attr-defined]
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True

@@ -130,7 +130,8 @@ def race_info(*, race: Race) -> dict[str, Any]:
     }
     if race_deal_public(race=race):
         info["seed"] = str(race.seed)
-        info["deal_code"] = deal_code(race.seed)
+        if not race.open_deal:  # an open deal is a deal number, shown as one (#33)
+            info["deal_code"] = deal_code(race.seed)
     if race.status == RaceStatus.FINISHED:  # a rematch is opened only after the end
         rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
         if rematch:

@@ -199,7 +199,9 @@ def test_the_deal_stays_secret_until_the_results_reveal_it(live, new_page):
     wait_until_racing(bob)
     resign(bob)
     expect(alice.locator("#results-table")).to_be_visible(timeout=WAIT)
-    expect(alice.locator("#results-deal .results-seed")).to_have_text(re.compile(r"^#\d+$"))
+    # A secret deal's seed, as its short code (docs/rules.md).
+    code = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4,5}(-[0-9A-HJKMNP-TV-Z]{4})*$")
+    expect(alice.locator("#results-deal .results-seed")).to_have_text(code)
     expect(alice.locator("#race-deal-label")).to_have_text(re.compile(r"^Deal #\d+$"))
     no_js_errors(alice, bob)
 

@@ -30,14 +30,14 @@ export class ResultsView {
     const { race, results } = state;
     this.#body.replaceChildren(...(results ?? []).map((row) => this.#row(row, state)));
     if (race.seed != null) {
-      const code = race.deal_code ?? race.seed;
+      const code = race.deal_code ?? `#${race.seed}`; // a secret deal's short code, else its number
       this.#deal.replaceChildren(
         race.open_deal ? h("span", { class: "r-tag is-open" }, gettext("open deal")) : "",
         interpolate(gettext("%(variant)s · deal "), { variant: variantLabel }, true),
         // The short code on show; the seed itself (for a record or a practice game) on hover.
         h("strong", { class: "results-seed", title: interpolate(gettext("seed %(seed)s"), { seed: race.seed }, true) }, code),
       );
-      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: code }, true);
+      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: race.seed }, true);
     }
     const rematch = race.rematch ?? null;
     this.#isRacer = state.isRacer;

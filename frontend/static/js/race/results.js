@@ -37,7 +37,7 @@ export class ResultsView {
         // The short code on show; the seed itself (for a record or a practice game) on hover.
         h("strong", { class: "results-seed", title: interpolate(gettext("seed %(seed)s"), { seed: race.seed }, true) }, code),
       );
-      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: race.seed }, true);
+      this.#dealLabel.textContent = interpolate(race.open_deal ? gettext("Open deal #%(deal)s") : race.winnable_deal ? gettext("Winnable deal #%(deal)s") : gettext("Deal #%(deal)s"), { deal: race.deal_code ?? race.seed }, true);
     }
     const rematch = race.rematch ?? null;
     this.#isRacer = state.isRacer;

@@ -8,6 +8,8 @@ channel layer follows REDIS_URL, as in production.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -16,7 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -42,15 +44,53 @@ class LiveServer:
         return self.url.replace("http://", "ws://", 1)
 
 
-def _postgres_database(url: str, name: str) -> str:
+def _postgres_database(url: str, name: str, template: str | None = None) -> str:
     parts = urlsplit(url)
     admin = urlunsplit(parts._replace(path="/postgres"))
     import psycopg
 
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def _migrate(env: dict[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=180,
+    )
+
+
+# A migrated database per test process, copied for each server: a migration run
+# costs seconds of CPU, a copy milliseconds (SQLite: the file; PostgreSQL: a
+# database made from it as TEMPLATE). Made at the first server of the process.
+_TEMPLATE_DIR = tempfile.TemporaryDirectory(prefix="sultan-template-")
+_templates: dict[str, str] = {}
+
+
+def _sqlite_copy(env: dict[str, str], path: Path) -> None:
+    template = _templates.get("sqlite")
+    if template is None:
+        template = str(Path(_TEMPLATE_DIR.name) / "migrated.sqlite3")
+        _migrate({**env, "SQLITE_PATH": template})
+        _templates["sqlite"] = template
+    shutil.copyfile(template, path)
+
+
+def _postgres_copy(url: str, name: str, template_name: str) -> str:
+    if url not in _templates:
+        template_url = _postgres_database(url, template_name)
+        env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+        _migrate(
+            {**env, "DJANGO_SETTINGS_MODULE": "sultan_site.settings", "DATABASE_URL": template_url}
+        )
+        _templates[url] = template_name
+    return _postgres_database(url, name, template=_templates[url])
 
 
 @contextmanager
@@ -65,22 +105,32 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     # them (tests/fairness/test_sybils.py tests those throttles in-process).
     env.setdefault("SULTAN_QUOTA_GUEST", "1,100000")
     env.setdefault("SULTAN_QUOTA_SIGNUP", "1,100000")
+    # So do the per-address quotas of work, counted for as long as the server lives (a
+    # session, in its own cache on the embedded defaults): a test's share must not
+    # depend on what the tests before it spent. Each player's own quota stays as set.
+    player_quotas = {
+        "hint": 60,
+        "analysis": 20,
+        "winnable": 10,
+        "race": 30,
+        "bot": 20,
+        "invite": 20,
+    }
+    for kind, per_player in player_quotas.items():
+        env.setdefault(f"SULTAN_QUOTA_{kind.upper()}", f"{per_player},100000")
     with tempfile.TemporaryDirectory(prefix="sultan-live-") as tmp:
         if env.get("DATABASE_URL", "").startswith("postgres"):
-            # Named after the suite's own database, so that two checkouts' suites
-            # running at once on one server never drop each other's.
+            # Named after the suite's own database and the xdist worker, so that two
+            # checkouts' suites, or two workers of one, never drop each other's.
             own = urlsplit(env["DATABASE_URL"]).path.strip("/") or "sultan"
-            env["DATABASE_URL"] = _postgres_database(env["DATABASE_URL"], f"{own}_live_{label}")
+            prefix = f"{own}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_live"
+            env["DATABASE_URL"] = _postgres_copy(
+                env["DATABASE_URL"], f"{prefix}_{label}", f"{prefix}_template"
+            )
         else:
             env.pop("DATABASE_URL", None)
             env["SQLITE_PATH"] = str(Path(tmp) / "live.sqlite3")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            timeout=180,
-        )
+            _sqlite_copy(env, Path(env["SQLITE_PATH"]))
         yield env
 
 
@@ -139,3 +189,30 @@ def _wait_until_up(
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"daphne did not answer on {url} within 60 s")
+
+
+def live_sql(server: LiveServer, sql: str, *params: object) -> None:
+    """One statement on a live server's own database (placeholders written `%s`).
+
+    For what a test cannot wait for in real time, such as a tournament's clock
+    running out: the server reads the row as it would have become."""
+    url = server.env.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as pg:
+            pg.execute(sql, params)
+        return
+    import sqlite3
+
+    with closing(sqlite3.connect(server.env["SQLITE_PATH"], timeout=10)) as lite, lite:
+        lite.execute(sql.replace("%s", "?"), params)
+
+
+def solver_busy(server: LiveServer) -> int:
+    """Solver slots in use on a server started with SULTAN_METRICS_PORT (its figures)."""
+    port = server.env["SULTAN_METRICS_PORT"]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    found = re.search(r"^sultan_solver_slots_busy (\S+)$", text, re.MULTILINE)
+    return int(float(found.group(1))) if found else 0

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.servers import LiveServer, daphne, database_env
+from tests.servers import LiveServer, daphne, database_env, free_port, solver_busy
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -39,9 +40,42 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def live() -> Iterator[LiveServer]:
     with database_env("browser") as env:
-        env = {**env, "SULTAN_RACE_COUNTDOWN_S": "2", "SULTAN_RACE_PUBLIC_COUNTDOWN_S": "4"}
+        env = {
+            **env,
+            "SULTAN_RACE_COUNTDOWN_S": "2",
+            "SULTAN_RACE_PUBLIC_COUNTDOWN_S": "4",
+            # Its figures, for the check between tests below.
+            "SULTAN_METRICS_PORT": str(free_port()),
+        }
         with daphne(env) as server:
             yield server
+
+
+# Work a test started may outlive it by the solver's longest budget (a winnable deal's
+# search: 12 s; a hint 2 s), with room for a loaded machine; no longer.
+SETTLE_S = 30
+
+
+@pytest.fixture(autouse=True)
+def _live_server_left_settled(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The session's live server is shared: a test hands it on as it found it.
+
+    A hint asked at the end of one test kept the server's one solver slot busy into
+    the next, whose own hint was refused `busy` (a failure seen only in the full
+    run). After each test the solver must fall idle within its budget; a test whose
+    work is still running past that has left the server dirty, and fails."""
+    yield
+    if "live" not in request.fixturenames:
+        return
+    server: LiveServer = request.getfixturevalue("live")
+    if "SULTAN_METRICS_PORT" not in server.env:
+        return  # a module's own server, gone with its module
+    busy = solver_busy(server)
+    deadline = time.monotonic() + SETTLE_S
+    while busy and time.monotonic() < deadline:
+        time.sleep(0.1)
+        busy = solver_busy(server)
+    assert not busy, f"the live server's solver is still busy {SETTLE_S} s after the test"
 
 
 # Module scope: Playwright's sync API marks an event loop as running in this

@@ -118,6 +118,25 @@ def test_space_draws_after_a_hint_and_after_the_sounds_switch_is_clicked(new_pag
     assert not page.is_checked("#pref-sounds")
 
 
+def test_space_draws_at_once_after_the_sounds_switch_is_clicked_with_timers_held(new_page):
+    """Focus comes back to the table within the click, not on a timer: under load a
+    browser runs the next key press before its timers, and the Space went to the switch
+    (it failed that way in the full suite). The page's timers are held here to make the
+    load certain."""
+    page = new_page()
+    page.clock.install()
+    page.goto("/practice/2024/")
+    page.wait_for_selector(".sultan-board .sb-table")
+    page.keyboard.press("Space")
+    wait_seq(page, 1)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    page.click("label:has(#pref-sounds)")
+    page.keyboard.press("Space")
+    wait_seq(page, 2)
+    assert page.is_checked("#pref-sounds")  # Space drew: the switch kept its setting
+    assert _stock(page) == 95 - 6 - 2
+
+
 def test_keep_playing_in_the_resign_dialog_keeps_its_space(new_page):
     page = open_board(new_page, "/practice/2024/")
     page.keyboard.press("Space")

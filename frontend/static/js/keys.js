@@ -51,13 +51,24 @@ export function installKeys(root, actions, target = document) {
 
   // A switch of the game (Sounds, Automatic moves) clicked with the mouse hands focus
   // back to the table, so the next Space draws; from the keyboard (a click of detail 0)
-  // it keeps focus, and Space toggles it as a switch should.
+  // it keeps focus, and Space toggles it as a switch should. Handed back within the
+  // click's own task, never on a timer: browsers run input before timers, so a Space
+  // pressed at once went to the switch (and toggled it) before a timer gave focus back.
+  // A label's click focuses its box and then clicks it: the box's click hands back.
+  let labelClicked = null;
   function onSwitchClick(e) {
-    if (e.detail === 0 || !actions.enabled()) return;
+    if (!actions.enabled()) return;
     const box = e.target.closest?.("label, input[type=checkbox]");
     if (!box || root.contains(box) || box.closest("dialog, form, .menu-pop, .topbar")) return;
-    if (!(box.matches("input") || box.querySelector("input[type=checkbox]"))) return;
-    setTimeout(() => root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true }));
+    const input = box.matches("input") ? box : box.querySelector("input[type=checkbox]");
+    if (!input) return;
+    if (box !== input) {
+      labelClicked = e.detail === 0 ? null : input;
+      return;
+    }
+    const byPointer = e.detail !== 0 || labelClicked === input;
+    labelClicked = null;
+    if (byPointer) root.querySelector("[data-nav][tabindex='0']")?.focus({ preventScroll: true });
   }
   target.addEventListener("click", onSwitchClick);
 

@@ -55,8 +55,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy .
 
+# The suite on every core (pytest-xdist: a worker per core, each module on one worker,
+# each worker isolated: tests/settings.py), in a random order whose seed the header
+# prints (pytest-randomly; replay one with PYTEST_ARGS=--randomly-seed=N),
+# and the 15 slowest tests at the end (docs/testing.md).
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

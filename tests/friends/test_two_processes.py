@@ -8,15 +8,11 @@ import json
 import os
 import time
 
-import pytest
-
 from tests.live import WebClient, receive_until
-from tests.races.test_two_processes import REDIS_URL, _redis_up
 from tests.servers import daphne, database_env
+from tests.services import REDIS_URL, needs_redis
 
-pytestmark = pytest.mark.skipif(
-    not _redis_up() and not os.environ.get("CI"), reason=f"needs Redis at {REDIS_URL}"
-)
+pytestmark = needs_redis
 TTL_S = 3
 
 

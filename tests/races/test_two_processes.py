@@ -4,30 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 
 import pytest
 
 from tests.live import WebClient, receive_until
 from tests.servers import daphne, database_env
-
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-def _redis_up() -> bool:
-    host_port = REDIS_URL.split("//", 1)[1].split("/", 1)[0]
-    host, _, port = host_port.rpartition("@")[2].partition(":")
-    try:
-        socket.create_connection((host or "127.0.0.1", int(port or 6379)), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
+from tests.services import REDIS_URL, needs_redis
 
 # CI starts Redis; a laptop without one skips with the reason rather than failing.
-pytestmark = pytest.mark.skipif(
-    not _redis_up() and not os.environ.get("CI"), reason=f"needs Redis at {REDIS_URL}"
-)
+pytestmark = needs_redis
 
 
 @pytest.fixture(scope="module")

@@ -41,3 +41,7 @@ if WORKER:
     )
 
 from sultan_site.settings import *  # noqa: E402, F403
+
+# What a test starts (a server, `manage.py`) runs on the site's own settings, with the
+# worker's environment above: this module is the test process's alone.
+os.environ["DJANGO_SETTINGS_MODULE"] = "sultan_site.settings"

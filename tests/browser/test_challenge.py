@@ -5,16 +5,31 @@ opponents' panel at the pace she played it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.racing import DEAL, WAIT, no_js_errors, panel, resign, wait_until_racing
+from tests.servers import LiveServer, daphne, database_env
 
 # alice's game starts with a draw (a deal only opened is not yet a game, so its
 # clock starts at its first event); her first card goes up this long after, then
 # she resigns.
 FIRST_CARD_MS = 2500
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    """This module's own server. Its replays show alice's practice game only while no
+    race elsewhere seals deal 33, and the session's server runs every other test's
+    races: in the full suite one sealed it, and bob's replay showed no other racer."""
+    with (
+        database_env("challenge") as env,
+        daphne({**env, "SULTAN_RACE_COUNTDOWN_S": "2"}) as server,
+    ):
+        yield server
 
 
 def _recorded_game(new_page: Any) -> Any:

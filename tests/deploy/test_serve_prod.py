@@ -13,6 +13,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,12 @@ def _wait(condition, timeout: float, what: str) -> None:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
+    with _serve() as served:
+        yield served
+
+
+@contextmanager
+def _serve() -> Iterator[Served]:
     listen, ports = free_port(), [free_port(), free_port()]
     with (
         fresh_postgres_database("serve") as database_url,
@@ -194,7 +201,12 @@ def test_a_killed_daphne_is_routed_around_and_started_again(served):
     )
 
 
-def test_ctrl_c_stops_every_process(served):
+def test_ctrl_c_stops_every_process():
+    with _serve() as served:  # its own: the module's must outlive this test
+        _ctrl_c_stops_every_process(served)
+
+
+def _ctrl_c_stops_every_process(served: Served) -> None:
     pids = served.daphne_pids()
     served.process.send_signal(signal.SIGINT)
     assert served.process.wait(30) == 0

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.accounts.services import player_for_user
 from games.models import Player, Race, RaceStatus
@@ -45,6 +45,19 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
     yield
     positions.clear()
     log_erasure_allowed(True)
+
+
+@pytest.fixture(autouse=True)
+def _language_afresh() -> Iterator[None]:
+    """Every test starts and ends in the site's default language.
+
+    A request through Django's test client runs in the test's own thread, and its
+    LocaleMiddleware activates the reader's language there with nothing to end it: a
+    test of a Russian page left Russian active for whatever ran next in its worker
+    (a refusal's English words were Russian in test_only_guests_are_renamed)."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

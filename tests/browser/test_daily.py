@@ -4,7 +4,9 @@ reload that resumes the attempt, the results, and the day's leaderboard."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.racing import (
@@ -16,8 +18,18 @@ from tests.browser.racing import (
     stock_count,
     wait_until_racing,
 )
+from tests.servers import LiveServer, daphne, database_env
 
 CARD_IN_TEXT = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    """This module's own server: alice plays the day's first attempt, and the board it
+    checks holds hers alone (on the session's server, another test's daily attempt of
+    the same day came first in a random order)."""
+    with database_env("daily") as env, daphne({**env, "SULTAN_RACE_COUNTDOWN_S": "2"}) as server:
+        yield server
 
 
 def test_a_daily_attempt_from_the_first_move_to_the_leaderboard(live, new_page, shot):

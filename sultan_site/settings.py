@@ -146,13 +146,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 _redis_url = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
 REDIS_URL = _redis_url
 # The cache holds the quota counters (games/quotas/): in Redis they are shared
-# by every web process; in memory (one process) they are this process's.
+# by every web process; in memory (one process) they are this process's. Its keys,
+# and presence's (games/friends/presence.py), start with this: deployments sharing a
+# Redis database each need their own.
+REDIS_KEY_PREFIX = env_str("SULTAN_REDIS_KEY_PREFIX", "sultan")
 if _redis_url:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": _redis_url,
-            "KEY_PREFIX": "sultan",
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
             # A Redis away must not hold a request: the quotas then let it through.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }

@@ -78,7 +78,9 @@ def _quota_counters_clear() -> None:
         # The cache shares its Redis database with the channel layer: only the counters go.
         client = redis.Redis.from_url(settings.REDIS_URL)
         try:
-            keys = list(client.scan_iter(match="sultan:*:quota:*", count=1000))
+            keys = list(
+                client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*:quota:*", count=1000)
+            )
             if keys:
                 client.delete(*keys)
         finally:

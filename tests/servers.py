@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -103,6 +104,12 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     # Every test's "people" are new guests from 127.0.0.1, on servers whose counters
     # the tests cannot clear: the per-address throttles of new identities would refuse
     # them (tests/fairness/test_sybils.py tests those throttles in-process).
+    # Its own names in the worker's Redis database, as a deployment of its own would
+    # have: servers of one worker run at once, and their rows share ids (one template).
+    # Two processes of one test share them (they are given one environment).
+    own = f"{label}-{uuid.uuid4().hex[:8]}"
+    env["SULTAN_CHANNEL_PREFIX"] = f"{os.environ.get('SULTAN_CHANNEL_PREFIX', 'asgi')}-{own}"
+    env["SULTAN_REDIS_KEY_PREFIX"] = f"sultan-{own}"
     env.setdefault("SULTAN_QUOTA_GUEST", "1,100000")
     env.setdefault("SULTAN_QUOTA_SIGNUP", "1,100000")
     # So do the per-address quotas of work, counted for as long as the server lives (a
@@ -138,25 +145,33 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
 def daphne(
     env: dict[str, str], port: int | None = None, *, healthy: bool = True
 ) -> Iterator[LiveServer]:
-    """A Daphne process on `port`; up once /healthz answers 200 (any answer if not `healthy`)."""
-    port = port or free_port()
+    """A Daphne process on `port`; up once /healthz answers 200 (any answer if not `healthy`).
+
+    The socket is bound here and handed to Daphne (`--fd`): a port picked free and bound
+    later could be taken in between by another worker's server, which then answered
+    this one's health check and its test (a bots test read another server's race)."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port or 0))
+    listener.listen(128)
+    port = int(listener.getsockname()[1])
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below, after the process
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "sultan_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    with listener:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "--fd",
+                str(listener.fileno()),
+                "sultan_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            pass_fds=(listener.fileno(),),
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, process, log, healthy)

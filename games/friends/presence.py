@@ -17,12 +17,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
-from typing import Final
 
 import redis
 from django.conf import settings
 
-_PREFIX: Final = "sultan:site"
+
+def _prefix() -> str:
+    return f"{settings.REDIS_KEY_PREFIX}:site"
 
 
 def ttl_s() -> float:
@@ -82,7 +83,7 @@ class _RedisPresence:
 
     @staticmethod
     def _key(player_id: int) -> str:
-        return f"{_PREFIX}:presence:{player_id}"
+        return f"{_prefix()}:presence:{player_id}"
 
     def join(self, player_id: int, socket_id: str) -> bool:
         now, key = time.time(), self._key(player_id)
@@ -112,10 +113,10 @@ class _RedisPresence:
         return {p for p, n in zip(ids, pipe.execute(), strict=True) if int(n) > 0}
 
     def version_next(self, player_id: int) -> int:
-        return int(self.client.incr(f"{_PREFIX}:version:{player_id}"))
+        return int(self.client.incr(f"{_prefix()}:version:{player_id}"))
 
     def version(self, player_id: int) -> int:
-        return int(self.client.get(f"{_PREFIX}:version:{player_id}") or 0)
+        return int(self.client.get(f"{_prefix()}:version:{player_id}") or 0)
 
 
 _backend: _LocalPresence | _RedisPresence | None = None

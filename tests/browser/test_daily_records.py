@@ -8,13 +8,15 @@ import re
 import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.racing import WAIT, no_js_errors, resign, wait_until_racing
 from tests.browser.test_social import PHONE, _sign_up
-from tests.servers import ROOT, LiveServer
+from tests.servers import ROOT, LiveServer, daphne, database_env
 
 VARIANT = "sultan-8"  # a variant no other browser test reads the records of (they are cached)
 
@@ -32,6 +34,14 @@ won = dict(status="won", cards_played=95, count_reached_ms=245_000)
 Game.objects.filter(pk=taken.game_id).update(**won)
 print(taken.game_id)
 """
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    """This module's own server: the records it reads are cached, and its days' boards
+    must hold this test's attempts alone, whatever ran before it."""
+    with database_env("records") as env, daphne({**env, "SULTAN_RACE_COUNTDOWN_S": "2"}) as server:
+        yield server
 
 
 def _shell(live: LiveServer, code: str) -> str:

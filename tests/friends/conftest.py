@@ -32,7 +32,7 @@ def _presence_clear() -> None:
     if settings.REDIS_URL:
         client = redis.Redis.from_url(settings.REDIS_URL)
         try:
-            keys = list(client.scan_iter(match="sultan:site:*", count=1000))
+            keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:site:*", count=1000))
             if keys:
                 client.delete(*keys)
         finally:

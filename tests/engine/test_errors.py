@@ -88,6 +88,27 @@ def test_it_rejects_a_string_that_is_not_notation_with_invalid_move(
     assert state.as_dict() == before
 
 
+# What a JSON log could hold instead of a string: the replay's table lookup
+# must not let an unhashable one escape as a TypeError.
+NOT_STRINGS: list[Any] = [None, 3, 3.0, True, ["draw"], {"move": "draw"}, b"draw"]
+
+
+@pytest.mark.parametrize("token", NOT_STRINGS, ids=repr)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_it_rejects_a_token_that_is_not_a_string_with_invalid_move(
+    variant: str, token: Any
+) -> None:
+    state = new_game(seed=42, variant=variant)
+    before = state.as_dict()
+    with pytest.raises(InvalidMove):
+        apply(state, token)
+    with pytest.raises(InvalidMove):
+        apply_with_events(state, token)
+    with pytest.raises(InvalidMove):
+        replay(42, variant, ["draw", token])
+    assert state.as_dict() == before
+
+
 def test_it_rejects_undo_through_apply_as_a_log_event_for_replay() -> None:
     state = apply(new_game(seed=1, variant="sultan"), "draw")
     with pytest.raises(InvalidMove, match=r"(?i)replay|log"):

@@ -350,8 +350,11 @@ def race_close_if_over(*, race_id: int) -> bool:
         race.finished_at = now
         race.save(update_fields=["status", "finished_at"])
         race_standings_write(race=race)
-        race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
+        # Before the end's announcement, whose publishing is also run on commit, in
+        # the order registered: a racer who sees the results and opens a profile
+        # finds the ratings this race moved already there.
         race_finished_after_commit(race_id=race.pk)
+        race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
     return True
 
 

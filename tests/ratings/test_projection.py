@@ -169,6 +169,28 @@ def test_a_listener_failing_after_a_race_ends_leaves_the_end_standing(alice, bob
     assert "failed" in caplog.text
 
 
+def test_a_race_end_is_announced_only_once_its_ratings_are_written(alice, bob):
+    """A racer who sees the results and opens a profile finds the new rating there
+    (a browser test read a profile before the rating and found none)."""
+    from games.models import RaceEvent
+    from games.races.signals import race_finished
+
+    seen: list[tuple[bool, bool]] = []
+
+    def look(*, race_id: int, **_: object) -> None:
+        end = RaceEvent.objects.get(race_id=race_id, kind="end")
+        rated = RatingChange.objects.filter(race_id=race_id).count() == 2
+        seen.append((end.published_at is not None, rated))
+
+    race_finished.connect(look, dispatch_uid="test_end_order")
+    try:
+        race = finish_race([alice, bob], moves=[3, 1])
+    finally:
+        race_finished.disconnect(dispatch_uid="test_end_order")
+    assert seen == [(False, True)]  # rated, and the end not yet out
+    assert RaceEvent.objects.get(race=race, kind="end").published_at is not None
+
+
 def test_racers_the_ranking_rule_cannot_part_draw(alice, bob, charlie):
     race = finish_race([alice, bob, charlie], moves=[0, 0, 4])
     places = dict(RaceStanding.objects.filter(race=race).values_list("game__player", "place"))

@@ -40,7 +40,9 @@ def standings_frame(*, tournament: Tournament) -> str:
 
 
 def tournament_announce(*, tournament_id: int) -> None:
-    tournament = Tournament.objects.get(pk=tournament_id)
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return  # deleted while its table waited for its turn: nobody left to tell
     layer = get_channel_layer()
     if layer is None:
         return

@@ -83,3 +83,14 @@ async def test_an_unknown_tournament_closes_the_socket(db: None) -> None:
     connected, code = await socket.connect(timeout=10)
     assert not connected
     assert code == 4404
+
+
+def test_a_table_due_for_a_tournament_deleted_meanwhile_is_dropped(alice: Player) -> None:
+    """A table waits up to COALESCE_S on a timer thread; a moderator may delete the
+    tournament before it goes (a warning from that thread was seen in the suite)."""
+    from games.tournaments.announce import tournament_announce
+
+    tournament = _arena(alice)
+    tournament_id = tournament.pk
+    tournament.delete()
+    tournament_announce(tournament_id=tournament_id)  # nothing to send, nothing raised

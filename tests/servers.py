@@ -83,13 +83,12 @@ def _sqlite_copy(env: dict[str, str], path: Path) -> None:
     shutil.copyfile(template, path)
 
 
-def _postgres_copy(url: str, name: str, template_name: str) -> str:
+def _postgres_copy(env: dict[str, str], name: str, template_name: str) -> str:
+    """A database `name` copied from this process's migrated template of env's server."""
+    url = env["DATABASE_URL"]
     if url not in _templates:
         template_url = _postgres_database(url, template_name)
-        env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-        _migrate(
-            {**env, "DJANGO_SETTINGS_MODULE": "sultan_site.settings", "DATABASE_URL": template_url}
-        )
+        _migrate({**env, "DATABASE_URL": template_url})
         _templates[url] = template_name
     return _postgres_database(url, name, template=_templates[url])
 
@@ -131,9 +130,7 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
             # checkouts' suites, or two workers of one, never drop each other's.
             own = urlsplit(env["DATABASE_URL"]).path.strip("/") or "sultan"
             prefix = f"{own}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_live"
-            env["DATABASE_URL"] = _postgres_copy(
-                env["DATABASE_URL"], f"{prefix}_{label}", f"{prefix}_template"
-            )
+            env["DATABASE_URL"] = _postgres_copy(env, f"{prefix}_{label}", f"{prefix}_template")
         else:
             env.pop("DATABASE_URL", None)
             env["SQLITE_PATH"] = str(Path(tmp) / "live.sqlite3")

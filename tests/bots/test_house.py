@@ -129,8 +129,10 @@ def test_it_seats_no_bot_when_it_knows_no_address_of_its_own(
     settings.SULTAN_BOT_SOCKET_URL = ""
     race = race_create(host=alice)
     login(client, alice)
-    forged = {"HTTP_HOST": "127.0.0.1:9", "HTTP_ORIGIN": "http://127.0.0.1:9"}
-    response = client.post(f"/r/{race.code}/bot", {"strength": "greedy", "pace": "calm"}, **forged)
+    forged = {"Host": "127.0.0.1:9", "Origin": "http://127.0.0.1:9"}
+    response = client.post(
+        f"/r/{race.code}/bot", {"strength": "greedy", "pace": "calm"}, headers=forged
+    )
     assert response.status_code == 400
     assert "the house bot is not available on this server" in response.content.decode()
     assert _seated(race) == ["alice"]
@@ -146,7 +148,9 @@ def test_it_refuses_a_host_the_site_does_not_serve_before_any_view(
     race = race_create(host=alice)
     login(client, alice)
     response = client.post(
-        f"/r/{race.code}/bot", {"strength": "greedy", "pace": "calm"}, HTTP_HOST="evil.example"
+        f"/r/{race.code}/bot",
+        {"strength": "greedy", "pace": "calm"},
+        headers={"Host": "evil.example"},
     )
     assert response.status_code == 400
     assert _seated(race) == ["alice"]

@@ -65,27 +65,25 @@ def _listener() -> Iterator[_Listener]:
         server.server_close()
 
 
-def _add_bot_as(host: WebClient, code: str, forged: str) -> int:
-    """The lobby's form, posted to the real server with every address header forged."""
+def _post_forged(host: WebClient, path: str, fields: dict[str, str], forged: str) -> str:
+    """A form posted to the real server with every address header forged; the final URL."""
     if host.cookie("csrftoken") is None:
         host.get("/")
-    fields = {
-        "strength": "quick",
-        "pace": "fast",
-        "csrfmiddlewaretoken": host.cookie("csrftoken"),
-    }
+    data = {**fields, "csrfmiddlewaretoken": host.cookie("csrftoken") or ""}
     request = urllib.request.Request(
-        f"{host.base}/r/{code}/bot",
-        data=urllib.parse.urlencode(fields).encode(),
+        host.base + path,
+        data=urllib.parse.urlencode(data).encode(),
         headers={"Host": forged, "Origin": f"http://{forged}", "Referer": f"http://{forged}/"},
     )
     with host.opener.open(request, timeout=10) as response:
-        return int(response.status)
+        assert response.status == 200
+        return str(response.url)
 
 
-async def _bot_ready_or_token_gone(socket, attacker: _Listener, timeout: float = 30) -> bool:
-    """True once the house bot is seated and ready in the lobby this socket watches; False
-    as soon as anything reaches the attacker's listener."""
+async def _bot_here_or_token_gone(socket, attacker: _Listener, timeout: float = 30) -> bool:
+    """True once the house bot is seated and connected to the race this socket watches;
+    False as soon as anything reaches the attacker's listener."""
+    bots: set[int] = set()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if attacker.heard:
@@ -94,10 +92,14 @@ async def _bot_ready_or_token_gone(socket, attacker: _Listener, timeout: float =
             message = json.loads(await asyncio.wait_for(socket.recv(), 0.2))
         except TimeoutError:
             continue
-        racers = message.get("racers") or []
-        if any(r["bot"] and r["ready"] for r in racers):
+        for racer in message.get("racers") or []:
+            if racer["bot"]:
+                bots.add(racer["player"])
+                if racer["ready"] or racer["here"]:
+                    return not attacker.heard
+        if message["type"] == "presence" and bots & set(message["here"]):
             return not attacker.heard
-    raise AssertionError("the house bot never became ready")
+    raise AssertionError("the house bot never came")
 
 
 def _unset(env: dict[str, str], name: str) -> dict[str, str]:
@@ -118,12 +120,33 @@ async def test_it_never_sends_the_bots_token_to_a_host_named_in_the_request():
         host = WebClient(live.url)
         code = _new_race(host)
         socket = await host.connect(live.ws_url, f"/ws/races/{code}/")
-        assert _add_bot_as(host, code, f"127.0.0.1:{attacker.port}") == 200
-        ready = await _bot_ready_or_token_gone(socket, attacker)
+        bot = {"strength": "quick", "pace": "fast"}
+        _post_forged(host, f"/r/{code}/bot", bot, f"127.0.0.1:{attacker.port}")
+        ready = await _bot_here_or_token_gone(socket, attacker)
         await socket.close()
         await asyncio.sleep(0.5)  # anything late would still be recorded
         assert attacker.heard == [], "the bot's socket went to the forged host"
         assert ready  # it raced at the process's own address instead
+
+
+async def test_it_never_sends_the_filling_bots_token_to_a_host_named_in_race_now():
+    """A public lobby's filler: its wait began in a "Race now" posted with a forged Host."""
+    fill = {"SULTAN_BOT_FILL_AFTER_S": "2"}
+    with (
+        _listener() as attacker,
+        database_env("bot_fill_address") as env,
+        daphne({**_unset(env, "SULTAN_BOT_SOCKET_URL"), **LIVE, **fill}) as live,
+    ):
+        person = WebClient(live.url)
+        fields = {"variant": "sultan", "minutes": "5", "nickname": "dave"}
+        url = _post_forged(person, "/races/now", fields, f"127.0.0.1:{attacker.port}")
+        code = url.rstrip("/").rsplit("/", 1)[1]
+        socket = await person.connect(live.ws_url, f"/ws/races/{code}/")  # she waits
+        came = await _bot_here_or_token_gone(socket, attacker)
+        await socket.close()
+        await asyncio.sleep(0.5)
+        assert attacker.heard == [], "the filling bot's socket went to the forged host"
+        assert came
 
 
 async def test_the_bot_connects_where_sultan_bot_socket_url_says_and_nowhere_else():
@@ -137,7 +160,8 @@ async def test_the_bot_connects_where_sultan_bot_socket_url_says_and_nowhere_els
     ):
         host = WebClient(live.url)
         code = _new_race(host)
-        assert _add_bot_as(host, code, f"127.0.0.1:{attacker.port}") == 200
+        bot = {"strength": "quick", "pace": "fast"}
+        _post_forged(host, f"/r/{code}/bot", bot, f"127.0.0.1:{attacker.port}")
         deadline = time.monotonic() + 15
         while not configured.heard and time.monotonic() < deadline:
             await asyncio.sleep(0.1)

@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.api.sockets import BearerTokenSockets  # noqa: E402
+from games.bots.address import bound_address_note  # noqa: E402
 from games.friends.routing import websocket_urlpatterns as site_socket  # noqa: E402
 from games.metrics.exposition import metrics_serve_from_environment  # noqa: E402
 from games.quotas.solver import solver_processes_start  # noqa: E402
@@ -29,13 +30,18 @@ solver_processes_start()
 class _StartsRacePublisher:
     """The race publisher runs from the process's first request of any kind (a health
     check will do): a process restarted after a crash sweeps what its predecessor
-    committed and never announced, whether or not a socket reaches it."""
+    committed and never announced, whether or not a socket reaches it.
+
+    The same first request tells the process its own address: the local end of the
+    connection (`server`, from the socket, never a header), where the house bot
+    connects unless SULTAN_BOT_SOCKET_URL says otherwise (games/bots/address.py)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         Publisher.ensure()
+        bound_address_note(scope.get("server"))
         await self.app(scope, receive, send)
 
 

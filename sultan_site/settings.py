@@ -349,9 +349,10 @@ SULTAN_QUOTAS = {
 SULTAN_PRESENCE_TTL_S = env_int("SULTAN_PRESENCE_TTL_S", 30)
 SULTAN_BOT_MIN_GAP_MS = env_int("SULTAN_BOT_MIN_GAP_MS", 300)
 SULTAN_BOT_FILL_AFTER_S = env_int("SULTAN_BOT_FILL_AFTER_S", 60)
-# Where the house bot opens its race socket: this process's own address unless
-# set (behind a proxy, the proxy's), e.g. ws://127.0.0.1:8000.
-SULTAN_BOT_SOCKET_URL = env_str("SULTAN_BOT_SOCKET_URL", "")
+# Where the house bot opens its race socket, with its token: e.g. ws://127.0.0.1:8000.
+# Unset, this process's own address (the local end of the connections it serves);
+# never a request's Host (games/bots/address.py).
+SULTAN_BOT_SOCKET_URL = env_url("SULTAN_BOT_SOCKET_URL", schemes={"ws", "wss"}) or ""
 
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower()
 if LOG_FORMAT not in ("plain", "json"):

@@ -58,6 +58,12 @@ def test_it_refuses_a_database_url_with_an_unknown_scheme():
     assert "DATABASE_URL must start with one of" in result.stderr
 
 
+def test_it_refuses_a_bot_socket_url_that_is_not_a_websocket_address():
+    result = _load_settings(SULTAN_BOT_SOCKET_URL="http://127.0.0.1:8000")
+    assert result.returncode != 0
+    assert "SULTAN_BOT_SOCKET_URL must start with one of ['ws', 'wss']" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [("1", True), ("TRUE", True), (" yes ", True), ("on", True), ("0", False), ("off", False)],

@@ -7,7 +7,8 @@ its viewer (`auth`): a personal access token's owner (`Authorization: Bearer`),
 else the session's player, else nobody; a token never carries moderators'
 powers and is counted against its quota. Tokens themselves (`models`,
 `services`, `selectors`) are made and revoked on the account page (`views`).
-`sockets` lets a play-scoped token open the race socket in place of a session.
+`sockets` lets a play-scoped token open the race socket in place of a session,
+and closes it (4401) when the token is revoked, in any process.
 
 May import: games.races, games.replays, games.ratings, games.daily, games.accounts,
 games.bots (marking an account as a bot), games.store, games.quotas, games.engine,

@@ -30,6 +30,16 @@ def token_for_secret(*, secret: str) -> AccessToken | None:
     )
 
 
+def token_live(*, token_id: int) -> bool:
+    """Whether the token may still be used: not revoked, its account still there."""
+    return AccessToken.objects.filter(
+        pk=token_id,
+        revoked_at__isnull=True,
+        player__user__isnull=False,
+        player__deleted_at__isnull=True,
+    ).exists()
+
+
 def tokens_of(*, player: Player) -> list[AccessToken]:
     return list(AccessToken.objects.filter(player=player).order_by("-created_at", "-pk"))
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Final
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,6 +25,13 @@ MAX_TOKENS: Final = 20  # live tokens an account may hold
 MAX_NAME: Final = 60
 # `last_used_at` is written at most this often per token: an API request is a read.
 USE_NOTED_EVERY: Final = timedelta(minutes=1)
+
+logger = logging.getLogger(__name__)
+
+
+def token_group(token_id: int) -> str:
+    """The channel-layer group of a token's open sockets, in every process (sockets.py)."""
+    return f"token-{token_id}"
 
 
 class TokenRefused(Refused):
@@ -83,7 +93,23 @@ def token_revoke(*, player: Player, token_id: int) -> AccessToken:
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
+            # Its open sockets close at once, in whichever process holds them.
+            token_id = token.pk
+            transaction.on_commit(lambda: _announce_revoked(token_id))
     return token
+
+
+def _announce_revoked(token_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(token_group(token_id), {"type": "token.revoked"})
+    except Exception:
+        # The revocation stands; the sockets re-read their token (sockets.RECHECK_S).
+        logger.warning(
+            "token %s: its sockets were not told of its revocation", token_id, exc_info=True
+        )
 
 
 def token_note_use(*, token: AccessToken) -> None:

@@ -2,7 +2,9 @@
 
 Seating is a write like any other (`race_join`); after its commit a thread
 of this process opens the race socket with a play token issued for that race
-alone (revoked when the thread ends) and runs client.py. The house bot joins
+alone (revoked when the thread ends) and runs client.py. The socket goes to
+`address.bot_socket_base()` alone (the setting, else this process's own
+address), never to an address a request named. The house bot joins
 a private race when its host adds it from the lobby, and a public race whose
 lone racer waited SULTAN_BOT_FILL_AFTER_S for company (its lobby says so).
 """
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games.api.models import SCOPE_PLAY
 from games.api.services import token_issue, token_revoke
+from games.bots.address import bot_socket_base
 from games.bots.client import RaceClient
 from games.bots.pace import bot_min_gap_ms
 from games.bots.think import PACES, STRENGTHS, plan
@@ -39,7 +42,8 @@ FILL_PACE: Final = "brisk"
 
 
 class HouseBotRefused(Refused):
-    """`code`: not_host, not_open, public, bad_request (and the lobby's own: full, …)."""
+    """`code`: not_host, not_open, public, bad_request, unavailable (and the lobby's own:
+    full, …)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +67,7 @@ def house_bot_player() -> Player:
     return player
 
 
-def house_bot_add(
-    *, race: Race, by: Player, strength: str, pace: str, address: str, socket_base: str
-) -> BotRun:
+def house_bot_add(*, race: Race, by: Player, strength: str, pace: str, address: str) -> BotRun:
     """The host of a private race's lobby seats the house bot, which then races."""
     if strength not in STRENGTHS or pace not in PACES:
         raise HouseBotRefused("bad_request", _("pick a strength and a pace"))
@@ -75,13 +77,23 @@ def house_bot_add(
         raise HouseBotRefused("not_host", _("only the host adds a bot"))
     if race.status != RaceStatus.LOBBY:
         raise HouseBotRefused("not_open", _("the race has already started"))
+    socket_base = bot_socket_base()
+    if socket_base is None:
+        # Nowhere of ours to send its token: say so rather than guess an address.
+        logger.error("no address for the house bot's socket: set SULTAN_BOT_SOCKET_URL")
+        raise HouseBotRefused("unavailable", _("the house bot is not available on this server"))
     quota_take(kind="bot", player_id=by.pk, address=address)
     return _seat(race, strength, PACES[pace][1], socket_base)
 
 
-def house_bot_fill(*, race_id: int, socket_base: str) -> BotRun | None:
+def house_bot_fill(*, race_id: int) -> BotRun | None:
     """A public lobby still alone after SULTAN_BOT_FILL_AFTER_S: the house bot takes the
-    second seat (which starts the countdown). None when someone came meanwhile."""
+    second seat (which starts the countdown). None when someone came meanwhile, or when
+    the bot has no address to race at."""
+    socket_base = bot_socket_base()
+    if socket_base is None:
+        logger.error("no address for the house bot's socket: set SULTAN_BOT_SOCKET_URL")
+        return None
     race = Race.objects.filter(pk=race_id, public=True, status=RaceStatus.LOBBY).first()
     if race is None:
         return None
@@ -94,21 +106,19 @@ def house_bot_fill(*, race_id: int, socket_base: str) -> BotRun | None:
         return None
 
 
-def house_bot_fill_later(*, race_id: int, socket_base: str) -> None:
+def house_bot_fill_later(*, race_id: int) -> None:
     """Ask `house_bot_fill` once the wait is over (a timer thread of this process)."""
     wait = settings.SULTAN_BOT_FILL_AFTER_S
     if wait <= 0:
         return
-    timer = threading.Timer(
-        wait, _fill_in_thread, kwargs={"race_id": race_id, "socket_base": socket_base}
-    )
+    timer = threading.Timer(wait, _fill_in_thread, kwargs={"race_id": race_id})
     timer.daemon = True
     timer.start()
 
 
-def _fill_in_thread(*, race_id: int, socket_base: str) -> None:
+def _fill_in_thread(*, race_id: int) -> None:
     try:
-        house_bot_fill(race_id=race_id, socket_base=socket_base)
+        house_bot_fill(race_id=race_id)
     except Exception:
         logger.exception("the house bot could not fill race %s", race_id)
     finally:
@@ -122,7 +132,7 @@ def _seat(race: Race, strength: str, pace_ms: int, socket_base: str) -> BotRun:
         race_join(race=race, player=bot)
         issued = token_issue(player=bot, name=f"race {race.code}", scope=SCOPE_PLAY)
         run = BotRun(race, strength, gap_ms)
-        url = f"{socket_base.rstrip('/')}/ws/races/{race.code}/"
+        url = f"{socket_base}/ws/races/{race.code}/"
         transaction.on_commit(lambda: _start(run, url, issued.secret, issued.token.pk, bot))
     return run
 

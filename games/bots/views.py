@@ -1,8 +1,10 @@
-"""`POST /r/<code>/bot`: the host of a private race's lobby adds the house bot."""
+"""`POST /r/<code>/bot`: the host of a private race's lobby adds the house bot.
+
+Nothing of the request but its player and the form says where the bot goes: its
+socket's address is games/bots/address.py's, never the request's Host."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -13,13 +15,6 @@ from games.bots.house import house_bot_add
 from games.common.errors import Refused
 from games.common.http import client_address, notice
 from games.races.selectors import race_by_code
-
-
-def socket_base(request: HttpRequest) -> str:
-    """Where the house bot opens its socket: the setting, else the address it was asked at."""
-    if settings.SULTAN_BOT_SOCKET_URL:
-        return str(settings.SULTAN_BOT_SOCKET_URL)
-    return f"{'wss' if request.is_secure() else 'ws'}://{request.get_host()}"
 
 
 @require_POST
@@ -46,7 +41,6 @@ def race_add_bot(request: HttpRequest, code: str) -> HttpResponse:
             strength=request.POST.get("strength", ""),
             pace=request.POST.get("pace", ""),
             address=client_address(request),
-            socket_base=socket_base(request),
         )
     except Refused as refused:
         status = getattr(refused, "status", 400)

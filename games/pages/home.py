@@ -20,7 +20,6 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import GuestRefused, player_identify
 from games.bots.house import house_bot_fill_later
-from games.bots.views import socket_base
 from games.common.http import client_address
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.models import Player, RaceStatus
@@ -128,7 +127,7 @@ def race_now_view(request: HttpRequest, form: RaceNowForm, player: Player) -> Ht
         return _home(request, race_now_form=form, status=400)
     if seat.new and seat.race.status == RaceStatus.LOBBY:
         # Alone in a new lobby: the house bot comes if nobody else does (games/bots).
-        house_bot_fill_later(race_id=seat.race.pk, socket_base=socket_base(request))
+        house_bot_fill_later(race_id=seat.race.pk)
     # Seating and leaving announced themselves through the race's outbox.
     return redirect("games:race", code=seat.race.code)
 

@@ -145,7 +145,9 @@ class SocketAdmission:
         if token is not None and is_house_bot(user=account):
             admitted = Admitted(address, None, counted=False)
             return admitted if self.clients.allow(f"token:{token}") else None
-        if not self.addresses.allow(f"address:{address}"):
+        # A program's socket took its address's bucket before its token was looked up
+        # (games/api/sockets.py): an invented token costs a lookup, and is counted.
+        if token is None and not self.address_allows(address):
             return None
         if self.open[address] >= settings.WS_OPEN_PER_ADDRESS:
             return None
@@ -166,6 +168,10 @@ class SocketAdmission:
         else:
             client = f"address:{address}"
         return Admitted(address, player) if self.clients.allow(client) else None
+
+    def address_allows(self, address: str) -> bool:
+        """One more socket from this address, by its connect bucket (check 1)."""
+        return self.addresses.allow(f"address:{address}")
 
     def opened(self, admitted: Admitted) -> None:
         if not admitted.counted:

@@ -16,6 +16,7 @@ from games.accounts.services import player_for_user
 from games.api.services import token_create
 from games.bots.house import house_bot_player
 from games.models import Player
+from games.races.limits import admission
 from sultan_site.asgi import application
 from tests.races.conftest import Lobby
 from tests.races.helpers import db
@@ -172,3 +173,28 @@ async def test_the_house_bots_sockets_are_the_servers_own_and_not_capped(
     # They are not counted against the address either.
     cookie = started.keys["alice"]
     assert await held.open(_socket(race, address="127.0.0.1", cookie=cookie)) == (True, None)
+
+
+async def test_a_loop_of_invented_tokens_meets_its_addresss_bucket_before_any_lookup(
+    started: Lobby, settings: Any
+):
+    """A bearer socket took no part in its address's connect bucket: each invented
+    token cost a lookup, without end."""
+    settings.WS_ADDRESS_CONNECT_BURST = 3
+    settings.WS_ADDRESS_CONNECTS_PER_MIN = 1
+    admission.__init__()  # type: ignore[misc]  # its buckets are sized when made
+    race = f"/ws/races/{started.race.code}/"
+    closes = []
+    for n in range(4):
+        socket = _socket(race, address="10.0.0.9", secret=f"sultan_invented{n}")
+        closes.append(await socket.connect(timeout=10))
+    assert closes == [(False, 4403)] * 3 + [(False, 4008)]
+    # The bucket is the address's: a cookie from it is refused too, another address is not.
+    cookie = started.keys["alice"]
+    assert await _socket(race, address="10.0.0.9", cookie=cookie).connect(timeout=10) == (
+        False,
+        4008,
+    )
+    assert await _socket(race, address="10.0.0.10", secret="sultan_invented").connect(
+        timeout=10
+    ) == (False, 4403)

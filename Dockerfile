@@ -64,4 +64,6 @@ CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", \
 
 FROM nginx:1.28-alpine AS proxy
 COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf
+# Run by nginx's entrypoint before it starts: the socket cap from the setting.
+COPY deploy/nginx/limits.sh /docker-entrypoint.d/40-sultan-limits.sh
 COPY --from=web /app/staticfiles/ /srv/static/

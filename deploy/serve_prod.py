@@ -25,12 +25,14 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final
 from urllib.parse import urlsplit, urlunsplit
+
+from sultan_site.env import env_int
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 NGINX_CONF: Final = ROOT / "deploy" / "nginx" / "nginx.conf"
@@ -40,14 +42,34 @@ START_TIMEOUT_S: Final = 60.0
 # Each Daphne serves its Prometheus metrics on its own port plus this, on
 # loopback only; nginx never proxies to it (games/metrics/exposition.py).
 METRICS_PORT_OFFSET: Final = 1000
+# Django's default for SULTAN_WS_OPEN_PER_ADDRESS (sultan_site/settings.py), and the
+# most connections `limit_conn` takes (nginx refuses a larger number).
+WS_OPEN_PER_ADDRESS_DEFAULT: Final = 50
+NGINX_MAX_LIMIT_CONN: Final = 65535
 
 
 class ServeError(RuntimeError):
     pass
 
 
+def nginx_sockets_per_address(env: Mapping[str, str], processes: int) -> int:
+    """nginx's cap on one address's sockets: each process's own (SULTAN_WS_OPEN_PER_ADDRESS,
+    read as Django reads it) times the processes, so that a bench or a deployment that
+    raises the setting raises both."""
+    per_process = env_int("SULTAN_WS_OPEN_PER_ADDRESS", WS_OPEN_PER_ADDRESS_DEFAULT, env)
+    if per_process < 1:
+        raise ServeError(f"SULTAN_WS_OPEN_PER_ADDRESS={per_process} lets no socket in")
+    return min(per_process * processes, NGINX_MAX_LIMIT_CONN)
+
+
 def render_nginx_conf(
-    template: str, *, listen: int, ports: Sequence[int], static_root: Path, run_dir: Path
+    template: str,
+    *,
+    listen: int,
+    ports: Sequence[int],
+    static_root: Path,
+    run_dir: Path,
+    sockets_per_address: int,
 ) -> str:
     """deploy/nginx/nginx.conf for loopback: only the parts marked `local:` change.
 
@@ -70,6 +92,10 @@ def render_nginx_conf(
         "        # local: listen\n        listen 80;\n": f"        listen 127.0.0.1:{listen};\n",
         "            # local: static root\n            alias /srv/static/;\n": (
             f"            alias {static_root}/;\n"
+        ),
+        "            # local: sockets per address\n"
+        "            limit_conn sockets_per_address 100;\n": (
+            f"            limit_conn sockets_per_address {sockets_per_address};\n"
         ),
     }
     for old, new in replacements.items():
@@ -248,6 +274,7 @@ class Topology:
                 ports=self.ports,
                 static_root=Path(self.env["DJANGO_STATIC_ROOT"]),
                 run_dir=self.run_dir,
+                sockets_per_address=nginx_sockets_per_address(self.env, len(self.ports)),
             )
         )
         command = [

@@ -5,6 +5,7 @@ deployment must never silently fall back to a default.
 """
 
 import os
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 
@@ -34,8 +35,9 @@ def env_bool(name: str, default: bool) -> bool:
     )
 
 
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
+def env_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+    """`environ` (a child process's environment, deploy/serve_prod.py) or this process's."""
+    raw = (os.environ if environ is None else environ).get(name)
     if raw is None or raw == "":
         return default
     try:

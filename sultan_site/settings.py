@@ -292,8 +292,12 @@ WS_CONNECTS_PER_MIN = env_int("SULTAN_WS_CONNECTS_PER_MIN", 30)
 # Every socket from one address, sessions or not: several people may share an address.
 WS_ADDRESS_CONNECT_BURST = env_int("SULTAN_WS_ADDRESS_CONNECT_BURST", 100)
 WS_ADDRESS_CONNECTS_PER_MIN = env_int("SULTAN_WS_ADDRESS_CONNECTS_PER_MIN", 300)
-# Race sockets one address may hold open at once, per process (nginx's limit_conn: in all).
+# Sockets (race, site, tournament; cookie or token) one address may hold open at once,
+# per process; nginx's limit_conn is this times the processes (deploy/serve_prod.py).
 WS_OPEN_PER_ADDRESS = env_int("SULTAN_WS_OPEN_PER_ADDRESS", 50)
+# Sockets one player (an account, by cookie or token; a guest's session) may hold open
+# at once, per process, from any address: a person's tabs, a bot's races.
+WS_OPEN_PER_PLAYER = env_int("SULTAN_WS_OPEN_PER_PLAYER", 20)
 # Heartbeats (docs/protocol.md): the server sends a frame at least this often, and
 # closes a socket it has heard nothing from for the second (clients ping every 20 s).
 WS_HEARTBEAT_S = env_int("SULTAN_WS_HEARTBEAT_S", 20)

@@ -31,6 +31,14 @@ from tests.services import REDIS_URL, fresh_postgres_database  # noqa: E402
 
 T = TypeVar("T")
 
+# The per-address socket limits lifted for a bench whose racers share one address:
+# 10,000 per process (nginx: times the processes, at most its 65,535).
+ONE_ADDRESS_SOCKETS: dict[str, str] = {
+    "SULTAN_WS_OPEN_PER_ADDRESS": "10000",
+    "SULTAN_WS_ADDRESS_CONNECT_BURST": "10000",
+    "SULTAN_WS_ADDRESS_CONNECTS_PER_MIN": "600000",
+}
+
 
 @dataclass
 class Production:
@@ -74,6 +82,11 @@ def production(
             # tests those per-address throttles themselves).
             SULTAN_QUOTA_GUEST="1000000,1000000",
             SULTAN_QUOTA_SIGNUP="1000000,1000000",
+            # ... and as many sockets held open and opened (games/races/limits.py;
+            # nginx's cap follows, deploy/serve_prod.py). Each racer is still a
+            # client of its own, held to its session's bucket: abuse.py's flooders
+            # are refused their reconnect loops there.
+            **ONE_ADDRESS_SOCKETS,
             # Redis pub/sub is not scoped by database number: channels of this run's own.
             SULTAN_CHANNEL_PREFIX=f"bench-{label}-{os.getpid()}",
             **(env or {}),

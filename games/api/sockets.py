@@ -6,7 +6,9 @@ check — that check stops another site's page from using a visitor's cookie,
 and no page can set this header on a websocket. The token must have the
 `play` scope and counts against its `api` quota; one that is unknown, revoked,
 read-only or over quota is refused at the handshake (HTTP 403), before any
-consumer runs. A socket without the header goes the browsers' way, unchanged.
+consumer runs; so is one from an address over its connect rate, before its
+token is looked up. Its sockets count as any other's (games/races/limits.py).
+A socket without the header goes the browsers' way, unchanged.
 
 Revoking a token ends its sockets at once, in every process: each joins its
 token's channel-layer group (`services.token_group`) and, when `token_revoke`
@@ -37,6 +39,7 @@ from games.api.models import SCOPE_PLAY, AccessToken
 from games.api.selectors import token_for_secret, token_live
 from games.api.services import token_group, token_note_use
 from games.quotas.quotas import QuotaExceeded, quota_take
+from games.races.limits import admission, client_address
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -50,6 +53,7 @@ CLOSE_REVOKED: Final = 4401
 # How often an open socket reads its token again, should a revocation's message be
 # lost: one indexed lookup per socket per period.
 RECHECK_S: Final = 10.0
+CLOSE_POLICY = 4008  # as the race socket's refusals at admission (docs/protocol.md)
 
 
 def _bearer(scope: Scope) -> str | None:
@@ -85,8 +89,15 @@ class BearerTokenSockets:
         if secret is None:
             await self.browsers(scope, receive, send)
             return
-        client = scope.get("client") or ("unknown", 0)
-        token = await database_sync_to_async(socket_token)(secret=secret, address=str(client[0]))
+        address = client_address(scope)
+        # The address's connect bucket before the lookup: a loop of invented tokens
+        # is refused as a browser's reconnect loop is (the rest of admission is the
+        # consumer's, games/races/limits.py).
+        if not admission.address_allows(address):
+            await receive()  # the handshake's websocket.connect
+            await send({"type": "websocket.close", "code": CLOSE_POLICY})
+            return
+        token = await database_sync_to_async(socket_token)(secret=secret, address=address)
         if token is None:
             await receive()  # the handshake's websocket.connect
             await send({"type": "websocket.close", "code": 4403})

@@ -26,6 +26,7 @@ from games.api.services import token_issue, token_revoke
 from games.bots.address import bot_socket_base
 from games.bots.client import RaceClient
 from games.bots.pace import bot_min_gap_ms
+from games.bots.rules import HOUSE_USERNAME
 from games.bots.think import PACES, STRENGTHS, plan
 from games.common.errors import Refused
 from games.models import Player, Race, RaceEntry, RaceStatus
@@ -34,7 +35,6 @@ from games.races.services import race_join
 
 logger = logging.getLogger(__name__)
 
-HOUSE_USERNAME: Final = "sultan-bot"
 HOUSE_NICKNAME: Final = "Sultan bot"
 # A public lobby's filler plays at the middle strength, at a person's pace.
 FILL_STRENGTH: Final = "quick"

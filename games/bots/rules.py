@@ -7,11 +7,21 @@ is no way back (no service unmarks one): a bot's results stay a bot's.
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.models import Game, Player
+
+# The house bot's account (games/bots/house.py makes it the first time it is needed).
+HOUSE_USERNAME: Final = "sultan-bot"
+
+
+def is_house_bot(*, user: Any) -> bool:
+    """Is this user the house bot's account, the server's own client?"""
+    return user is not None and user.is_authenticated and user.get_username() == HOUSE_USERNAME
 
 
 class BotRefused(Refused):

@@ -36,7 +36,7 @@ from games.friends.services import invitation_answer, invitations_expire
 from games.i18n.sockets import scope_language
 from games.models import Player
 from games.races.consumer import CLOSE_POLICY, CLOSE_SILENT, CLOSE_TOO_BIG, FLOOD_CLOSE_AFTER
-from games.races.limits import TokenBucket, admission
+from games.races.limits import Admitted, TokenBucket, admission
 from games.races.socket_loop import TwoReaderConsumer
 
 CLOSE_NO_ACCOUNT: Final = 4403  # a guest or nobody: only account players have a site socket
@@ -73,6 +73,7 @@ class SiteConsumer(TwoReaderConsumer):
     username: str
     language: str
     counted: bool = False
+    admitted: Admitted | None = None
     keepalive: asyncio.Task[None] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -82,7 +83,8 @@ class SiteConsumer(TwoReaderConsumer):
             await super().dispatch(message)
 
     async def connect(self) -> None:
-        if not await admission.admit(self.scope):
+        self.admitted = await admission.admit(self.scope)
+        if self.admitted is None:
             await self.close(code=CLOSE_POLICY)
             return
         player = await db(player_for_session)(
@@ -98,7 +100,7 @@ class SiteConsumer(TwoReaderConsumer):
         self.heard_at = self.sent_at = time.monotonic()
         await self.channel_layer.group_add(player_group(player.pk), self.channel_name)
         await self.accept()
-        admission.opened(self.scope)
+        admission.opened(self.admitted)
         self.counted = True
         await self._present(online=True)
         await self._send(await db(_snapshot)(player))
@@ -109,7 +111,7 @@ class SiteConsumer(TwoReaderConsumer):
         if not self.counted:
             return
         self.counted = False
-        admission.closed(self.scope)
+        admission.closed(self.admitted)
         if self.keepalive is not None:
             self.keepalive.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

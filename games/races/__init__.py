@@ -9,10 +9,10 @@ change's announcement written with it), publisher.py (sending them once
 committed, the sweep, presence). The socket: consumer.py (thin: parse, call,
 send), protocol.py (every message's shape, both ways), fanout.py (a socket's
 progress coalesced), socket_loop.py (one reader task per input), socket_db.py
-(its database calls), limits.py (frame and connection rates), routing.py.
+(its database calls), limits.py (frame and connection rates, every socket's admission), routing.py.
 
 May import: games.store, games.fairness (which rated games rank), games.accounts,
-games.bots (a bot's pace on the move path),
+games.bots (a bot's pace on the move path; the house bot's sockets in limits),
 games.quotas (the winnable deal's solver slot), games.metrics, games.engine,
 games.common, games.models, games.templatetags (the names pages show),
 games.i18n (names and the socket's language).

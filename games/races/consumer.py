@@ -30,7 +30,7 @@ from games.metrics.definitions import MOVE_ACK_SECONDS, MOVES, SOCKETS_OPEN
 from games.models import Player, Race, RaceStatus
 from games.races import protocol
 from games.races.fanout import Fanout, ProgressBuffer
-from games.races.limits import TokenBucket, admission
+from games.races.limits import Admitted, TokenBucket, admission
 from games.races.protocol import BadMessage, ClientMessage, encode, error, parse_client_message
 from games.races.publisher import Publisher, race_group
 from games.races.selectors import race_game_id, race_history, race_snapshot, race_version
@@ -78,6 +78,7 @@ class RaceConsumer(TwoReaderConsumer):
     tasks: tuple[asyncio.Task[None], ...] = ()
     timer: asyncio.Task[None] | None = None
     language: str
+    admitted: Admitted | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections on its shared sync thread
@@ -95,7 +96,8 @@ class RaceConsumer(TwoReaderConsumer):
             await handler(message)
 
     async def connect(self) -> None:
-        if not await admission.admit(self.scope):
+        self.admitted = await admission.admit(self.scope)
+        if self.admitted is None:
             # Refused at the handshake (before accept: the client sees HTTP 403).
             await self.close(code=CLOSE_POLICY)
             return
@@ -130,7 +132,7 @@ class RaceConsumer(TwoReaderConsumer):
             return
         await self.accept()
         SOCKETS_OPEN.inc()
-        admission.opened(self.scope)
+        admission.opened(self.admitted)
         self.counted = True
         await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
         self.open_group()
@@ -141,7 +143,7 @@ class RaceConsumer(TwoReaderConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             SOCKETS_OPEN.dec()
-            admission.closed(self.scope)
+            admission.closed(self.admitted)
             self.counted = False
         if not hasattr(self, "group"):
             return

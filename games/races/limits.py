@@ -1,25 +1,32 @@
-"""How often one client may open a race socket, how many it may hold open, and how
+"""How often one client may open a socket, how many it may hold open, and how
 fast it may send frames on one.
 
-Every socket costs its process a session lookup, a snapshot of the race (the
-racers' positions) and a channel-layer subscription before it has sent a
-frame. A client that reconnects in a loop (a flooder closed for flooding, a
-script) would spend that on every attempt, and slow every honest racer's
-answers (bench/faults/abuse.py; docs/performance.md, "Faults"). This refuses
-such attempts before that work, per process (`socket_admit`):
+Every socket costs its process a session lookup, a snapshot (of a race, a
+tournament, a player's invitations) and a channel-layer subscription before it
+has sent a frame. A client that reconnects in a loop (a flooder closed for
+flooding, a script) would spend that on every attempt, and slow every honest
+racer's answers (bench/faults/abuse.py; docs/performance.md, "Faults"). This
+refuses such attempts before that work, per process (`SocketAdmission.admit`),
+for every socket of the site — race, site and tournament, with a session
+cookie or a program's bearer token (games/api/sockets.py) alike:
 
 1. the address's own bucket (a large one: a school or an office shares one
    address), from memory;
 2. the sockets the address holds open in this process (`WS_OPEN_PER_ADDRESS`;
    nginx's `limit_conn` caps them across processes), from memory;
-3. the client's bucket: its session when that session EXISTS (one lookup of
-   its key, which the socket's own log-in then reuses), else the address's
+3. the sockets the player holds open in this process (`WS_OPEN_PER_PLAYER`),
+   whatever their addresses: an account (by its cookie or by any of its
+   tokens), a guest by its session;
+4. the client's bucket: a program's token, a session that EXISTS (one lookup
+   of its key, which the socket's own log-in then reuses), else the address's
    bucket for clients without one. A cookie's value alone is never a client:
    invented session cookies all land in their address's bucket.
 
-A program's socket (games/api/sockets.py) has a token that was checked before
-this runs: it is its own client, whatever address it shares with other bots
-(the house bot's among them), and is held to its own bucket only.
+A token is no way around 1–3: bots sharing a machine share its address's
+limits, which a bench or a bot farm of one's own raises in settings. The one
+exception is the house bot (games/bots/house.py): the server's own client,
+opening one socket per seat its hosts asked for (those are counted, as
+`bot` quotas), from the server's own address.
 """
 
 from __future__ import annotations
@@ -27,10 +34,13 @@ from __future__ import annotations
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+
+from games.bots.rules import is_house_bot
 
 # Clients remembered at most; the least recently seen are forgotten first, so
 # memory stays bounded whatever the number of addresses or forged cookies.
@@ -100,8 +110,24 @@ def _session_exists(session: Any) -> bool:
     return session.session_key is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """A socket let in: what it counts against while it is open (`player` is None for
+    a visitor without a session; `counted` is False for the house bot's)."""
+
+    address: str
+    player: str | None
+    counted: bool = True
+
+
+def _account(scope: Mapping[str, Any]) -> Any:
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
 class SocketAdmission:
-    """The three checks of the module's docstring, and the open sockets per address."""
+    """The four checks of the module's docstring, and the sockets open per address
+    and per player."""
 
     def __init__(self) -> None:
         self.addresses = ConnectLimiter(
@@ -109,32 +135,63 @@ class SocketAdmission:
         )
         self.clients = ConnectLimiter(settings.WS_CONNECTS_PER_MIN, settings.WS_CONNECT_BURST)
         self.open: Counter[str] = Counter()
+        self.open_players: Counter[str] = Counter()
 
-    async def admit(self, scope: Mapping[str, Any]) -> bool:
+    async def admit(self, scope: Mapping[str, Any]) -> Admitted | None:
+        """The socket's admission, or None: refuse it at the handshake."""
+        address = client_address(scope)
         token = scope.get("api_token")
-        if token is not None:
-            return self.clients.allow(f"token:{token}")
-        address = client_address(scope)
-        if not self.addresses.allow(f"address:{address}"):
-            return False
+        account = _account(scope)
+        if token is not None and is_house_bot(user=account):
+            admitted = Admitted(address, None, counted=False)
+            return admitted if self.clients.allow(f"token:{token}") else None
+        # A program's socket took its address's bucket before its token was looked up
+        # (games/api/sockets.py): an invented token costs a lookup, and is counted.
+        if token is None and not self.address_allows(address):
+            return None
         if self.open[address] >= settings.WS_OPEN_PER_ADDRESS:
-            return False
+            return None
         session = scope.get("session")
-        if await database_sync_to_async(_session_exists)(session):
-            return self.clients.allow(f"session:{session.session_key}")  # type: ignore[union-attr]
-        return self.clients.allow(f"address:{address}")
+        live_session = token is None and await database_sync_to_async(_session_exists)(session)
+        if account is not None:
+            player: str | None = f"user:{account.pk}"
+        elif live_session:
+            player = f"session:{session.session_key}"  # type: ignore[union-attr]
+        else:
+            player = None
+        if player is not None and self.open_players[player] >= settings.WS_OPEN_PER_PLAYER:
+            return None
+        if token is not None:
+            client = f"token:{token}"
+        elif live_session:
+            client = f"session:{session.session_key}"  # type: ignore[union-attr]
+        else:
+            client = f"address:{address}"
+        return Admitted(address, player) if self.clients.allow(client) else None
 
-    def opened(self, scope: Mapping[str, Any]) -> None:
-        if scope.get("api_token") is None:
-            self.open[client_address(scope)] += 1
+    def address_allows(self, address: str) -> bool:
+        """One more socket from this address, by its connect bucket (check 1)."""
+        return self.addresses.allow(f"address:{address}")
 
-    def closed(self, scope: Mapping[str, Any]) -> None:
-        if scope.get("api_token") is not None:
+    def opened(self, admitted: Admitted) -> None:
+        if not admitted.counted:
             return
-        address = client_address(scope)
-        self.open[address] -= 1
-        if self.open[address] <= 0:
-            del self.open[address]
+        self.open[admitted.address] += 1
+        if admitted.player is not None:
+            self.open_players[admitted.player] += 1
+
+    def closed(self, admitted: Admitted | None) -> None:
+        if admitted is None or not admitted.counted:
+            return
+        _uncount(self.open, admitted.address)
+        if admitted.player is not None:
+            _uncount(self.open_players, admitted.player)
+
+
+def _uncount(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 admission = SocketAdmission()

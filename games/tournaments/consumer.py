@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import translation
 
 from games.i18n.sockets import scope_language
-from games.races.limits import TokenBucket, admission
+from games.races.limits import Admitted, TokenBucket, admission
 from games.races.socket_db import db
 from games.races.socket_loop import TwoReaderConsumer
 from games.tournaments import protocol
@@ -44,9 +44,11 @@ def _frame(tournament_id: int) -> str:
 class TournamentConsumer(TwoReaderConsumer):
     tournament_id: int
     group: str
+    admitted: Admitted | None = None
 
     async def connect(self) -> None:
-        if not await admission.admit(self.scope):
+        self.admitted = await admission.admit(self.scope)
+        if self.admitted is None:
             await self.close(code=CLOSE_POLICY)
             return
         found = await db(_connect_frame)(self.scope["url_route"]["kwargs"]["code"])
@@ -59,14 +61,14 @@ class TournamentConsumer(TwoReaderConsumer):
         self.bucket = TokenBucket(RATE_PER_S, RATE_PER_S)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        admission.opened(self.scope)
+        admission.opened(self.admitted)
         self.counted = True
         await self.send(text_data=first)
         self.open_group()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
-            admission.closed(self.scope)
+            admission.closed(self.admitted)
             self.counted = False
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)

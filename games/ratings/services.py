@@ -74,6 +74,7 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
             RatingChange.objects.filter(variant=variant).delete()
             Rating.objects.filter(variant=variant).delete()
             table: dict[int, _Standing] = {}
+            undone: set[int] = set()
         else:
             assert since.finished_at is not None, "only a finished race is rated"
             # (at, race) >= (since's): a range on the moment the indexes can use, less
@@ -90,7 +91,9 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
             _meetings_restore(variant, since.finished_at, meetings)
         rated = 0
         new_changes: list[tuple[object, ...]] = []
-        touched: set[int] = set()
+        # A player whose changes were undone gets their row again even if no race
+        # replayed now rates them (their game voided): restored to their last earlier race.
+        touched: set[int] = undone & set(table)
         fields = list(_fields(races))
         _load(variant, table, {entrant.player for _, _, entrants in fields for entrant in entrants})
         for race_id, at, entrants in fields:

@@ -372,6 +372,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
+# What a result is worth against whom (games/fairness/worth.py, docs/anticheat.md,
+# "Farming"). A racer's results move other players' ratings once they have been placed
+# against this many distinct opponents; a pair's first this-many meetings of a UTC
+# day count, in ratings and tournament points. Changing either changes every
+# rating: run `manage.py rebuild_ratings` after.
+RATING_ESTABLISHED_OPPONENTS = env_int("SULTAN_RATING_ESTABLISHED_OPPONENTS", 3)
+PAIR_RESULTS_PER_DAY = env_int("SULTAN_PAIR_RESULTS_PER_DAY", 3)
+
 # Arena tournaments (docs/tournaments.md). The site's daily arena of each variant
 # starts at this UTC hour and lasts this many minutes; every tournament race has
 # this time limit; the pairing loop runs this often, and seats a race short of

@@ -109,6 +109,10 @@ def database_env(label: str) -> Iterator[dict[str, str]]:
     own = f"{label}-{uuid.uuid4().hex[:8]}"
     env["SULTAN_CHANNEL_PREFIX"] = f"{os.environ.get('SULTAN_CHANNEL_PREFIX', 'asgi')}-{own}"
     env["SULTAN_REDIS_KEY_PREFIX"] = f"sultan-{own}"
+    # Browser tests race two fresh accounts and read their ratings move: on the live
+    # server a newcomer counts against others at once (games/fairness/worth.py; the
+    # rule's own tests run in-process, at the default).
+    env.setdefault("SULTAN_RATING_ESTABLISHED_OPPONENTS", "0")
     env.setdefault("SULTAN_QUOTA_GUEST", "1,100000")
     env.setdefault("SULTAN_QUOTA_SIGNUP", "1,100000")
     # So do the per-address quotas of work, counted for as long as the server lives (a

@@ -18,8 +18,7 @@ from games.api.selectors import player_by_username, player_finished_games
 from games.api.streams import games_stream, wants_ndjson
 from games.engine import VARIANTS
 from games.models import Player
-from games.ratings.selectors import player_ratings
-from games.ratings.skill import ESTABLISHED_RACES
+from games.ratings.selectors import player_ratings, rating_listed
 
 router = Router(tags=["players"])
 MAX_PER_PAGE = 100
@@ -101,7 +100,7 @@ def _profile(player: Player) -> ProfileOut:
                 variant=variant,
                 rating=rating.rating,
                 races=rating.races,
-                provisional=rating.races < ESTABLISHED_RACES,
+                provisional=not rating_listed(rating=rating),
                 last_race_at=rating.last_race_at,
             )
             for variant in VARIANTS

@@ -27,6 +27,7 @@ from games.daily.records import daily_records
 from games.daily.rules import daily_today
 from games.daily.selectors import daily_streaks
 from games.engine import DEFAULT_VARIANT, VARIANTS
+from games.fairness.worth import established_opponents
 from games.friends.headtohead import head_to_head
 from games.friends.selectors import relation_of
 from games.i18n.labels import variant_label
@@ -76,6 +77,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         "page": page,
         "pages": pages,
         "established": ESTABLISHED_RACES,
+        "opponents": established_opponents(),
         # A second table beside the ratings: days that are over only (cached per day).
         "daily_records": daily_records(variant=variant) or None,
     }

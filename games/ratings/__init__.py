@@ -9,7 +9,8 @@ and a player's ratings, chart.py draws a rating's history as inline SVG,
 receivers.py hears races finish and guests become accounts.
 docs/ratings.md says which games count and why.
 
-May import: games.races, games.accounts, games.store, games.engine, games.common,
+May import: games.races, games.fairness (what a result is worth against whom),
+games.accounts, games.store, games.engine, games.common,
 games.models, games.i18n (names of variants). Imported by games.moderation (a void
 recomputes) and games.pages.
 """

@@ -14,9 +14,10 @@ from games.ratings.skill import ESTABLISHED_RACES
 # As games.models has it (which imports this module: it cannot be imported back).
 VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 
-# On the leaderboard: established ratings. The board's partial index has this
-# condition, so its queries filter by this very Q.
-ON_BOARD: Final = Q(races__gte=ESTABLISHED_RACES)
+# On the leaderboard: ratings of ESTABLISHED_RACES rated races or more, against
+# enough distinct opponents (`established`, games.fairness.worth; docs/ratings.md).
+# The board's partial index has this condition, so its queries filter by this very Q.
+ON_BOARD: Final = Q(races__gte=ESTABLISHED_RACES, established=True)
 
 
 class Rating(models.Model):
@@ -33,6 +34,9 @@ class Rating(models.Model):
     rating = models.IntegerField()
     races = models.PositiveIntegerField()
     last_race_at = models.DateTimeField()
+    # Has met enough distinct opponents that their results count against others
+    # (games.fairness.worth): the last RatingChange's.
+    established = models.BooleanField(default=False)
 
     class Meta:
         constraints: ClassVar = [
@@ -74,6 +78,10 @@ class RatingChange(models.Model):
     rating = models.IntegerField()
     delta = models.IntegerField()  # rating after minus rating before
     rank = models.PositiveSmallIntegerField()  # among the race's rated racers
+    # Made enough moves of their own to be anyone's opponent (games.fairness.worth):
+    # what a replay reads back for the pairs met and the opponents a newcomer has had.
+    placed = models.BooleanField(default=True)
+    established = models.BooleanField(default=False)  # after this race
 
     class Meta:
         constraints: ClassVar = [

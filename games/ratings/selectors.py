@@ -52,14 +52,20 @@ def player_ratings(*, player: Player) -> dict[str, Rating]:
 
 
 def player_rank(*, rating: Rating) -> int | None:
-    """The player's place on the leaderboard, None while not yet established."""
-    if rating.races < ESTABLISHED_RACES:
+    """The player's place on the leaderboard, None while not listed (ON_BOARD)."""
+    if not rating_listed(rating=rating):
         return None
     board = Rating.objects.filter(ON_BOARD, variant=rating.variant)
     ahead = board.filter(rating__gt=rating.rating) | board.filter(
         rating=rating.rating, player_id__lt=rating.player_id
     )
     return ahead.count() + 1
+
+
+def rating_listed(*, rating: Rating) -> bool:
+    """Does the leaderboard list this rating (ON_BOARD, docs/ratings.md)? Not yet:
+    the rating is provisional."""
+    return rating.races >= ESTABLISHED_RACES and rating.established
 
 
 def rating_history(*, player: Player, variant: str) -> list[tuple[datetime, int]]:

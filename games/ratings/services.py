@@ -10,36 +10,41 @@ is the rebuild. One path, so the incremental ratings and a rebuild agree.
 
 What counts (docs/ratings.md): a finished rated race's games whose player has an
 account, not voided, not flagged and not unranked (a deal seen before); a race
-with fewer than two of them moves no rating. Against farming, a racer who made
-almost no move, or whose account is new, moves nobody else's rating
-(`_skills_after`). Replays of a variant are serialized (an advisory lock on PostgreSQL;
-SQLite's writers queue anyway).
+with fewer than two of them moves no rating. Against farming, each racer is
+rated only against the opponents games.fairness.worth counts for them: placed
+(five moves of their own), established (enough distinct opponents), and a pair
+not met too often that day (`_skills_after`). Replays of a variant are
+serialized (an advisory lock on PostgreSQL; SQLite's writers queue anyway).
 """
 
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, time
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from games.engine import VARIANTS
-from games.engine.positions import RESIGN, TIMEOUT
+from games.fairness.worth import (
+    MIN_PLACED_MOVES,
+    Meetings,
+    Pair,
+    Racer,
+    is_established,
+    opponents_counted,
+    own_move,
+    pairs_met,
+    utc_day,
+)
 from games.models import Race, RaceStanding, RaceStatus
 from games.races.services import race_standings_write
 from games.ratings.models import Rating, RatingChange
-from games.ratings.skill import (
-    ESTABLISHED_RACES,
-    MIN_RATED_MOVES,
-    START,
-    Skill,
-    shown,
-    skills_after_race,
-)
+from games.ratings.skill import START, Skill, shown, skills_after_race
 from games.ratings.writes import ratings_write
 
 
@@ -48,6 +53,13 @@ class _Standing:
     skill: Skill
     races: int
     last_race_at: datetime | None
+    established: bool
+    # Distinct placed opponents met while not yet established (then no longer kept).
+    met: set[int] = field(default_factory=set)
+
+
+def _newcomer() -> _Standing:
+    return _Standing(START, 0, None, is_established(0))
 
 
 def ratings_replay(*, variant: str, since: Race | None = None) -> int:
@@ -57,10 +69,12 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
         _lock(variant)
         changes = RatingChange.objects.filter(variant=variant)
         races = Race.objects.filter(variant=variant, rated=True, status=RaceStatus.FINISHED)
+        meetings = Meetings()
         if since is None:
             RatingChange.objects.filter(variant=variant).delete()
             Rating.objects.filter(variant=variant).delete()
             table: dict[int, _Standing] = {}
+            undone: set[int] = set()
         else:
             assert since.finished_at is not None, "only a finished race is rated"
             # (at, race) >= (since's): a range on the moment the indexes can use, less
@@ -74,26 +88,56 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
             undone = set(changes.values_list("player_id", flat=True))
             changes.delete()
             table = _restore(variant, undone)
+            _meetings_restore(variant, since.finished_at, meetings)
         rated = 0
         new_changes: list[tuple[object, ...]] = []
-        touched: set[int] = set()
+        # A player whose changes were undone gets their row again even if no race
+        # replayed now rates them (their game voided): restored to their last earlier race.
+        touched: set[int] = undone & set(table)
         fields = list(_fields(races))
         _load(variant, table, {entrant.player for _, _, entrants in fields for entrant in entrants})
         for race_id, at, entrants in fields:
             if len(entrants) < 2:
                 continue
             rated += 1
-            before = [table.get(e.player) or _Standing(START, 0, None) for e in entrants]
-            after = _skills_after(entrants, before)
-            for rank, (entrant, old, skill) in enumerate(
-                zip(entrants, before, after, strict=True), start=1
+            before = [table.get(e.player) or _newcomer() for e in entrants]
+            racers = [
+                Racer(e.player, e.place, e.moves, old.established)
+                for e, old in zip(entrants, before, strict=True)
+            ]
+            after = _skills_after(racers, [old.skill for old in before], meetings.today(at))
+            met = pairs_met(racers)
+            meetings.add(at, met)
+            for rank, (racer, entrant, old, skill) in enumerate(
+                zip(racers, entrants, before, after, strict=True), start=1
             ):
-                table[entrant.player] = _Standing(skill, old.races + 1, at)
+                standing = _Standing(skill, old.races + 1, at, old.established)
+                if not old.established:
+                    partners = {
+                        a if b == racer.player else b for a, b in met if racer.player in (a, b)
+                    }
+                    standing.met = old.met | partners
+                    standing.established = is_established(len(standing.met))
+                    if standing.established:
+                        standing.met = set()
+                table[entrant.player] = standing
                 touched.add(entrant.player)
                 delta = shown(skill) - shown(old.skill)
                 player, game = entrant.player, entrant.game
                 new_changes.append(
-                    (player, variant, race_id, game, at, *skill, shown(skill), delta, rank)
+                    (
+                        player,
+                        variant,
+                        race_id,
+                        game,
+                        at,
+                        *skill,
+                        shown(skill),
+                        delta,
+                        rank,
+                        racer.placed,
+                        standing.established,
+                    )
                 )
         ratings_write(
             changes=new_changes,
@@ -104,7 +148,15 @@ def ratings_replay(*, variant: str, since: Race | None = None) -> int:
 
 def _rating_row(variant: str, player: int, standing: _Standing) -> tuple[object, ...]:
     skill = standing.skill
-    return (player, variant, *skill, shown(skill), standing.races, standing.last_race_at)
+    return (
+        player,
+        variant,
+        *skill,
+        shown(skill),
+        standing.races,
+        standing.last_race_at,
+        standing.established,
+    )
 
 
 def _lock(variant: str) -> None:
@@ -123,39 +175,34 @@ class _Entrant:
     moves: int  # the racer's own moves: no resignation, time-out or automatic move
 
 
-def _skills_after(entrants: list[_Entrant], before: list[_Standing]) -> list[Skill]:
-    """Each racer's skill after the race (docs/ratings.md, "Farming").
-
-    A racer *weighs* when they made MIN_RATED_MOVES moves of their own and had
-    ESTABLISHED_RACES rated races before this one. Racers who weigh are rated
-    among themselves only: beating a throwaway account that resigns at once, or
-    a fresh one, gives nothing. Racers who do not weigh are rated against the
-    whole field, as before: a newcomer still learns from everyone, and resigning
-    at once still loses."""
-    everyone = skills_after_race([s.skill for s in before], [e.place for e in entrants])
-    weighing = [
-        i
-        for i, (entrant, standing) in enumerate(zip(entrants, before, strict=True))
-        if entrant.moves >= MIN_RATED_MOVES and standing.races >= ESTABLISHED_RACES
-    ]
-    if len(weighing) == len(entrants):
-        return everyone
-    among: dict[int, Skill] = {}
-    if len(weighing) >= 2:
-        rated = skills_after_race(
-            [before[i].skill for i in weighing], [entrants[i].place for i in weighing]
-        )
-        among = dict(zip(weighing, rated, strict=True))
-    elif weighing:
-        among = {weighing[0]: before[weighing[0]].skill}  # nobody to be rated against
-    return [among.get(i, skill) for i, skill in enumerate(everyone)]
+def _skills_after(
+    racers: list[Racer], skills: list[Skill], met_today: Counter[Pair]
+) -> list[Skill]:
+    """Each racer's skill after the race (docs/ratings.md, "Farming"): each racer is
+    rated in a race of their own against the opponents their result counts against
+    (games.fairness.worth), and keeps their skill when there are none. When every
+    racer counts against every other, that is the whole race, rated once."""
+    counted = opponents_counted(racers, met_today=met_today)
+    rated: dict[tuple[int, ...], list[Skill]] = {}
+    after = []
+    for i, opponents in enumerate(counted):
+        if not opponents:
+            after.append(skills[i])
+            continue
+        race = tuple(sorted((i, *opponents)))  # still best first
+        if race not in rated:
+            rated[race] = skills_after_race(
+                [skills[k] for k in race], [racers[k].place for k in race]
+            )
+        after.append(rated[race][race.index(i)])
+    return after
 
 
 def _fields(races: QuerySet[Race]) -> Iterator[tuple[int, datetime, list[_Entrant]]]:
     """(race, finished at, entrants best first) for each race, in replay order: only
     the games that count (accounts' games, not voided, not flagged, not unranked:
     a first sight of the deal, games.fairness)."""
-    own = Q(game__moves__automatic=False) & ~Q(game__moves__token__in=(RESIGN, TIMEOUT))
+    own = own_move("game__moves__")
     rows = (
         RaceStanding.objects.filter(race__in=races)
         .filter(game__voided=False, game__flagged=False, game__player__user__isnull=False)
@@ -191,24 +238,60 @@ def _restore(variant: str, players: set[int]) -> dict[int, _Standing]:
     kept = (
         RatingChange.objects.filter(variant=variant, player_id__in=players)
         .order_by("player_id", "-at", "-race_id")
-        .values_list("player_id", "mu", "sigma", "at")
+        .values_list("player_id", "mu", "sigma", "at", "established")
     )
     table: dict[int, _Standing] = {}
     for player, group in groupby(kept.iterator(chunk_size=5000), key=lambda row: row[0]):
         rows = list(group)
-        _, mu, sigma, at = rows[0]
-        table[player] = _Standing((mu, sigma), len(rows), at)
+        _, mu, sigma, at, established = rows[0]
+        table[player] = _Standing((mu, sigma), len(rows), at, established)
     Rating.objects.filter(variant=variant, player_id__in=players - set(table)).delete()
+    _met_restore(variant, table)
     return table
 
 
 def _load(variant: str, table: dict[int, _Standing], players: set[int]) -> None:
     """Add the current ratings of players the replay meets and has not restored."""
     wanted = players - set(table)
+    loaded: dict[int, _Standing] = {}
     for rating in Rating.objects.filter(variant=variant, player_id__in=wanted).iterator():
-        table[rating.player_id] = _Standing(
-            (rating.mu, rating.sigma), rating.races, rating.last_race_at
+        loaded[rating.player_id] = _Standing(
+            (rating.mu, rating.sigma), rating.races, rating.last_race_at, rating.established
         )
+    _met_restore(variant, loaded)
+    table.update(loaded)
+
+
+def _met_restore(variant: str, table: dict[int, _Standing]) -> None:
+    """The opponents met by the players not yet established, from their kept changes."""
+    newcomers = {player for player, standing in table.items() if not standing.established}
+    if not newcomers:
+        return
+    theirs = RatingChange.objects.filter(variant=variant, placed=True, player_id__in=newcomers)
+    rows = (
+        RatingChange.objects.filter(
+            variant=variant, placed=True, race_id__in=theirs.values("race_id")
+        )
+        .order_by("race_id")
+        .values_list("race_id", "player_id")
+    )
+    for _, group in groupby(rows, key=lambda row: row[0]):
+        present = {player for _, player in group}
+        for player in present & newcomers:
+            table[player].met |= present - {player}
+
+
+def _meetings_restore(variant: str, at: datetime, meetings: Meetings) -> None:
+    """The pairs met earlier on the day of `at` (the changes from `at` on are undone)."""
+    start = datetime.combine(utc_day(at), time(0), tzinfo=UTC)
+    rows = (
+        RatingChange.objects.filter(variant=variant, placed=True, at__gte=start)
+        .order_by("at", "race_id")
+        .values_list("race_id", "player_id", "at")
+    )
+    for (_, when), group in groupby(rows, key=lambda row: (row[0], row[2])):
+        players = [Racer(player, 1, MIN_PLACED_MOVES) for _, player, _ in group]
+        meetings.add(when, pairs_met(players))
 
 
 # What calls in -------------------------------------------------------------

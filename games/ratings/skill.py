@@ -17,13 +17,9 @@ MU: Final = 1500.0
 SIGMA: Final = 500.0
 BETA: Final = SIGMA / 2
 TAU: Final = MU / 300
-# A player is listed on the leaderboard after this many rated races: before, one
-# lucky race would put a newcomer on top.
+# A player is listed on the leaderboard after this many rated races (and once
+# established: games.fairness.worth): before, one lucky race would put a newcomer on top.
 ESTABLISHED_RACES: Final = 5
-# A racer moves the ratings of the others only with this many moves of their own
-# and ESTABLISHED_RACES rated races behind them (docs/ratings.md, "Farming"): a
-# throwaway account that resigns at once, or a fresh one, gives its opponents nothing.
-MIN_RATED_MOVES: Final = 5
 
 _MODEL: Final = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 

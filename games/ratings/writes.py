@@ -24,8 +24,19 @@ _CHANGE_COLUMNS: Final = (
     "rating",
     "delta",
     "rank",
+    "placed",
+    "established",
 )
-_RATING_COLUMNS: Final = ("player_id", "variant", "mu", "sigma", "rating", "races", "last_race_at")
+_RATING_COLUMNS: Final = (
+    "player_id",
+    "variant",
+    "mu",
+    "sigma",
+    "rating",
+    "races",
+    "last_race_at",
+    "established",
+)
 
 
 def ratings_write(

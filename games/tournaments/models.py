@@ -134,9 +134,11 @@ class TournamentRace(models.Model):
 class TournamentResult(models.Model):
     """One racer's result in one race of the tournament, as the race's ranking kept it.
 
-    `place` is among the race's ranked racers (the first-sight rule: a racer who
-    had seen the deal is `ranked=False`, earns nothing and places nobody below);
-    `racers` is how many ranked racers it had."""
+    `place` is among the racer and the opponents their result counts against: the
+    race's ranked racers (the first-sight rule: a racer who had seen the deal is
+    `ranked=False`, earns nothing and places nobody below) that are placed and not
+    met too often that day (games.fairness.worth); `racers` is how many those are,
+    the racer included."""
 
     tournament_race = models.ForeignKey(
         TournamentRace, on_delete=models.PROTECT, related_name="results"
@@ -144,6 +146,9 @@ class TournamentResult(models.Model):
     player = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
     game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="+")
     ranked = models.BooleanField(default=True)
+    # Made enough moves of their own to be anyone's opponent (games.fairness.worth);
+    # a result not placed earns nothing.
+    placed = models.BooleanField(default=True)
     place = models.PositiveSmallIntegerField()
     racers = models.PositiveSmallIntegerField()
     won = models.BooleanField(default=False)

@@ -1,10 +1,14 @@
 """The arena's scoring rule, its one home (docs/tournaments.md has it in words and
 a worked example, which tests/tournaments/test_points.py applies).
 
-Per race, for a racer ranked `place` of `racers` (the race's ranked racers):
+Per race, for a racer ranked `place` of `racers` (the racer and the opponents
+their result counts against, games.fairness.worth: ranked racers with five moves
+of their own, not met more than three times that day):
 
-- a racer with no card up (a resign at 0 cards, or a deal never touched) earns 0
-  and their streak is over: quick resigns farm nothing;
+- a racer who is not placed (fewer than five moves of their own: a quick resign,
+  a deal never touched) or has no card up earns 0 and their streak is over, and
+  gives nobody anything: quick resigns farm nothing;
+- so does a racer no opponent counted against (`racers` 1): no contest;
 - otherwise `racers - place + 1` (1st of 4 gets 4, last gets 1);
 - a won deal (all 104 cards up) doubles them;
 - on fire (lichess's streak): a racer whose previous two counted races were both
@@ -39,6 +43,7 @@ class RaceResult:
     cards_played: int
     ranked: bool
     ended_at: datetime
+    placed: bool = True
 
 
 @dataclass(slots=True)
@@ -60,7 +65,7 @@ class Score:
 
 def race_points(result: RaceResult, *, streak_before: int) -> int:
     """The points one result earns, given the racer's streak before that race."""
-    if not result.ranked or result.cards_played == 0:
+    if not result.ranked or not result.placed or result.cards_played == 0 or result.racers < 2:
         return 0
     points = result.racers - result.place + 1
     if result.won:

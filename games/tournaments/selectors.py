@@ -76,10 +76,11 @@ def tournament_scores(*, tournament: Tournament) -> list[Score]:
         "cards_played",
         "ranked",
         "tournament_race__scored_at",
+        "placed",
     )
     results = (
-        RaceResult(player, place, racers, won, cards, ranked, ended_at)
-        for player, place, racers, won, cards, ranked, ended_at in rows
+        RaceResult(player, place, racers, won, cards, ranked, ended_at, placed)
+        for player, place, racers, won, cards, ranked, ended_at, placed in rows
         if ended_at is not None  # a result is written with its race's scoring: always set
     )
     return scores_fold(joined=joined, results=results)

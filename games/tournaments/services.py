@@ -8,10 +8,12 @@ new table to the tournament's sockets, after the commit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, time, timedelta
+from itertools import groupby
 from typing import Final
 
 from django.conf import settings
@@ -21,6 +23,16 @@ from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import VARIANTS
+from games.fairness.worth import (
+    MIN_PLACED_MOVES,
+    Pair,
+    Racer,
+    games_own_moves,
+    is_placed,
+    opponents_counted,
+    pairs_met,
+    utc_day,
+)
 from games.i18n.labels import variant_label
 from games.models import Game, GameStatus, Player, Race, RaceStanding, RaceStatus
 from games.tournaments.announce import tournament_changed
@@ -200,8 +212,9 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
     """Write the results of a finished race of the tournament, once; frees its racers.
 
     Places are among the race's ranked games (the first-sight rule, games.fairness:
-    an unranked game earns nothing and pushes nobody down); a moderator's voided
-    game is left out the same way. Scoring claims the race (its row locked, SKIP
+    an unranked game earns nothing and pushes nobody down), and among the opponents
+    each result counts against (games.fairness.worth); a moderator's voided game is
+    left out the same way. Scoring claims the race (its row locked, SKIP
     LOCKED, `scored_at` unset): of the race's end and the pairing's sweep, one
     writes its results and the other waits for nothing. The caller announces."""
     race = tournament_race.race
@@ -222,26 +235,40 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
 
 
 def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
+    """Each racer's place among the opponents their result counts against
+    (games.fairness.worth: placed, and a pair not met too often that day), and how
+    many those are, plus themselves: what the points rule reads."""
     race = tournament_race.race
     standings = list(
         RaceStanding.objects.filter(race=race)
         .select_related("game", "game__unranked")
         .order_by("rank")
     )
+    moves = games_own_moves(game_ids=[s.game_id for s in standings])
     ranked = [s for s in standings if _ranked(s.game)]
+    racers = [Racer(s.game.player_id, s.place, moves[s.game_id]) for s in ranked]
+    counted = dict(
+        zip(
+            (s.pk for s in ranked),
+            opponents_counted(racers, met_today=_met_today(now), need_established=False),
+            strict=True,
+        )
+    )
     rows = []
     for standing in standings:
         game = standing.game
         counts = _ranked(game)
-        better = sum(1 for other in ranked if other.place < standing.place)
+        opponents = [ranked[j] for j in counted.get(standing.pk, ())]
+        better = sum(1 for other in opponents if other.place < standing.place)
         rows.append(
             TournamentResult(
                 tournament_race=tournament_race,
                 player_id=game.player_id,
                 game=game,
                 ranked=counts,
+                placed=is_placed(moves[game.pk]),
                 place=better + 1 if counts else standing.place,
-                racers=len(ranked) if counts else len(standings),
+                racers=len(opponents) + 1 if counts else len(standings),
                 won=game.status == GameStatus.WON,
                 cards_played=game.cards_played,
             )
@@ -252,6 +279,23 @@ def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
         tournament_id=tournament_race.tournament_id,
         player_id__in=[row.player_id for row in rows],
     ).update(waiting_since=now)
+
+
+def _met_today(now: datetime) -> Counter[Pair]:
+    """How often each pair met (both placed, both ranked) in tournament races scored
+    earlier the same UTC day, in any tournament (games.fairness.worth's pair limit)."""
+    start = datetime.combine(utc_day(now), time(0), tzinfo=UTC)
+    rows = (
+        TournamentResult.objects.filter(
+            placed=True, ranked=True, tournament_race__scored_at__gte=start
+        )
+        .order_by("tournament_race_id")
+        .values_list("tournament_race_id", "player_id")
+    )
+    met: Counter[Pair] = Counter()
+    for _race, group in groupby(rows, key=lambda row: row[0]):
+        met.update(pairs_met(Racer(player, 1, MIN_PLACED_MOVES) for _race, player in group))
+    return met
 
 
 def _ranked(game: Game) -> bool:

@@ -4,8 +4,10 @@ leaderboard and players' profiles."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
+from games.accounts.services import player_for_user
 from games.models import Game, Player, Race, RaceStatus
 from games.ratings.models import Rating
 from games.ratings.skill import ESTABLISHED_RACES
@@ -79,8 +81,11 @@ def test_the_race_form_makes_a_rated_race_and_refuses_a_rated_open_deal(alice: P
 def test_the_leaderboard_lists_established_players_best_first(
     alice: Player, bob: Player, charlie: Player
 ) -> None:
+    # Listed: five rated races against three different placed opponents or more
+    # (games.fairness.worth, docs/ratings.md).
+    dave, erin = (player_for_user(user=User.objects.create_user(username=n)) for n in "de")
     for _ in range(ESTABLISHED_RACES):
-        finish_race([alice, bob], moves=[6, 1])
+        finish_race([alice, bob, dave, erin], moves=[8, 7, 6, 5])
     finish_race([charlie, alice], moves=[6, 1])  # charlie: one race, not listed
     html = Client().get("/leaderboard/").content.decode()
     assert html.index('href="/@/alice/"') < html.index('href="/@/bob/"')

@@ -58,9 +58,20 @@ def ranking(race: Race) -> list[int]:
 def projection() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Every rating and every rating change, comparable across rebuilds."""
     ratings = Rating.objects.order_by("player", "variant").values_list(
-        "player", "variant", "mu", "sigma", "rating", "races", "last_race_at"
+        "player", "variant", "mu", "sigma", "rating", "races", "last_race_at", "established"
     )
     changes = RatingChange.objects.order_by("variant", "at", "race", "rank").values_list(
-        "player", "variant", "race", "game", "at", "mu", "sigma", "rating", "delta", "rank"
+        "player",
+        "variant",
+        "race",
+        "game",
+        "at",
+        "mu",
+        "sigma",
+        "rating",
+        "delta",
+        "rank",
+        "placed",
+        "established",
     )
     return list(ratings), list(changes)

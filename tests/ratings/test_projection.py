@@ -19,8 +19,17 @@ from tests.ratings.conftest import finish_race, projection, ranking
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _newcomers_count_at_once(settings) -> None:
+    """These tests are about the model and the projection among a few fresh accounts:
+    their results count against each other from the first race. What a newcomer's
+    results are worth by default, and its projection, is tests/fairness/test_farming.py."""
+    settings.RATING_ESTABLISHED_OPPONENTS = 0
+
+
 def test_a_rated_race_moves_its_racers_ratings_by_their_places(alice, bob, charlie):
-    race = finish_race([alice, bob, charlie], moves=[6, 3, 1])
+    # Every racer placed (games.fairness.worth: five moves of their own or more).
+    race = finish_race([alice, bob, charlie], moves=[8, 6, 5])
     first, second, third = ranking(race)
     ratings = {r.player_id: r for r in Rating.objects.filter(variant="sultan")}
     assert ratings[first].mu > MU > ratings[third].mu
@@ -192,13 +201,14 @@ def test_a_race_end_is_announced_only_once_its_ratings_are_written(alice, bob):
 
 
 def test_racers_the_ranking_rule_cannot_part_draw(alice, bob, charlie):
-    race = finish_race([alice, bob, charlie], moves=[0, 0, 4])
+    race = finish_race([alice, bob, charlie], moves=[0, 0, 6])
     places = dict(RaceStanding.objects.filter(race=race).values_list("game__player", "place"))
     assert places[charlie.pk] == 1
     assert places[alice.pk] == places[bob.pk] == 2  # both resigned before any card
     ratings = {r.player_id: r for r in Rating.objects.all()}
     assert ratings[alice.pk].mu == ratings[bob.pk].mu
-    assert ratings[charlie.pk].mu > ratings[alice.pk].mu
+    # Neither resigned racer is placed: each loses to charlie, charlie gains nothing.
+    assert ratings[charlie.pk].mu == MU > ratings[alice.pk].mu
 
 
 def test_the_deals_these_tests_race_rank_racers_by_their_moves(alice, bob, charlie):

@@ -80,7 +80,10 @@ def test_a_race_scores_at_its_end_and_its_racers_are_paired_again(alice, bob, ch
     pairing_tick()
     race = only_race(tournament)
     race_go(race)
-    assert cards_up(alice, race, 2) == 2
+    # Each placed (five moves of their own or more: games.fairness.worth), by cards up.
+    assert cards_up(alice, race, 9) == 9
+    assert cards_up(bob, race, 7) == 7
+    assert cards_up(charlie, race, 5) == 5
     resign(alice, race)
     resign(bob, race)
     resign(charlie, race)
@@ -90,8 +93,8 @@ def test_a_race_scores_at_its_end_and_its_racers_are_paired_again(alice, bob, ch
     rows = {row["nickname"]: row for row in tournament_standings(tournament=tournament)}
     assert rows["alice"]["points"] == 3
     assert rows["alice"]["rank"] == 1
-    assert rows["bob"]["points"] == 0
-    assert rows["charlie"]["points"] == 0
+    assert rows["bob"]["points"] == 2
+    assert rows["charlie"]["points"] == 1
     assert TournamentRace.objects.filter(tournament=tournament).count() == 2
 
 
@@ -105,7 +108,8 @@ def test_no_race_starts_after_the_end_and_a_running_one_still_counts(alice, bob)
     Tournament.objects.filter(pk=tournament.pk).update(
         starts_at=timezone.now() - timedelta(minutes=31), ends_at=timezone.now()
     )
-    cards_up(bob, race, 1)
+    assert cards_up(bob, race, 7) == 7
+    assert cards_up(alice, race, 5) == 5
     resign(bob, race)
     resign(alice, race)
     tick = pairing_tick()
@@ -184,7 +188,8 @@ def test_a_voided_race_counts_for_nobody_and_history_stays(alice, bob, charlie) 
     pairing_tick()
     race = only_race(tournament)
     race_go(race)
-    cards_up(alice, race, 1)
+    assert cards_up(alice, race, 7) == 7
+    assert cards_up(bob, race, 5) == 5
     resign(alice, race)
     resign(bob, race)
     pairing_tick()

@@ -50,9 +50,9 @@ def test_the_worked_example_of_docs_tournaments_md() -> None:
         result(ALICE, 1, 3, 5),
         result(BOB, 2, 3, 5),
         result(CHARLIE, 3, 3, 5),
-        # Race 2 (minute 9): alice 1st of 2 over dave, who resigned at 0 cards.
+        # Race 2 (minute 9): alice 1st of 2 over dave.
         result(ALICE, 1, 2, 9),
-        result(DAVE, 2, 2, 9, cards_played=0),
+        result(DAVE, 2, 2, 9),
         # Race 3 (minute 12): alice, on fire, wins the deal, 1st of 3.
         result(ALICE, 1, 3, 12, won=True, cards_played=104),
         result(CHARLIE, 2, 3, 12),
@@ -66,7 +66,7 @@ def test_the_worked_example_of_docs_tournaments_md() -> None:
         (ALICE, 3 + 2 + 12, 3, 3, 3),
         (BOB, 2 + 1 + 2, 3, 1, 1),
         (CHARLIE, 1 + 2 + 1, 3, 0, 0),
-        (DAVE, 0, 1, 0, 0),
+        (DAVE, 1, 1, 0, 0),
     ]
     assert table[0].race_points == [3, 2, 12]
 

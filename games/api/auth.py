@@ -9,7 +9,7 @@ owner sees as a player, and no more.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -80,6 +80,13 @@ class TokenAuth(HttpBearer):
 
 read = TokenAuth(SCOPE_READ)
 play = TokenAuth(SCOPE_PLAY)
+
+# A public read answers without a token what anyone may see, and with one what its owner
+# may. django-ninja declares every operation behind `auth=` as needing the token; this
+# (an operation's `openapi_extra`, whose lists ninja appends to its own) adds OpenAPI's
+# empty requirement beside the token's: the token is optional. A client generated from
+# the schema must not think it needs a token to read a profile (docs/api.md, "Reads").
+PUBLIC: Final[dict[str, Any]] = {"security": [{}]}
 
 
 def viewer_of(request: HttpRequest) -> Viewer:

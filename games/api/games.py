@@ -14,15 +14,15 @@ from django.utils.translation import gettext as _
 from ninja import Router
 
 from games.api import auth
-from games.api.auth import ApiRefused, viewer_of
-from games.api.schemas import Error, GameRecordOut, game_row
+from games.api.auth import PUBLIC, ApiRefused, viewer_of
+from games.api.schemas import GameRecordOut, game_row, refusals
 from games.models import Game, RaceStatus
 from games.replays.access import HIDDEN, IN_PLAY, game_for_replay, replay_access
 from games.replays.selectors import game_replay
 from games.store.selectors import game_record, race_opens_when
 
 router = Router(tags=["games"])
-CLOSED_RESPONSES = {403: Error, 404: Error, 429: Error}
+CLOSED_RESPONSES = refusals(400, 401, 403, 404, 429)
 
 
 def _open_game(request: HttpRequest, game_id: int) -> Game:
@@ -49,6 +49,7 @@ def _open_game(request: HttpRequest, game_id: int) -> Game:
     response={200: GameRecordOut, **CLOSED_RESPONSES},
     auth=auth.read,
     summary="A game's record",
+    openapi_extra=PUBLIC,
 )
 def game_detail(request: HttpRequest, game_id: int) -> GameRecordOut:
     """The game and its text record (docs/record-format.md), once its deal is open
@@ -65,6 +66,7 @@ def game_detail(request: HttpRequest, game_id: int) -> GameRecordOut:
     response={200: dict[str, Any], **CLOSED_RESPONSES},
     auth=auth.read,
     summary="A game's replay",
+    openapi_extra=PUBLIC,
 )
 def game_replay_data(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Every step of the game as its player saw it, and, for a race game, every

@@ -9,13 +9,13 @@ from ninja import Router
 
 from games.api import auth
 from games.api.auth import ApiRefused, viewer_of
-from games.api.schemas import BotOut, Error, SeatOut, player_ref
+from games.api.schemas import BotOut, SeatOut, player_ref, refusals
 from games.bots.rules import BotRefused, player_mark_bot
 from games.races.selectors import race_by_code
 from games.races.services import RaceRefused, race_join
 
 router = Router(tags=["play"])
-REFUSALS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error}
+REFUSALS = refusals(400, 401, 403, 404, 409, 429)
 
 
 @router.post(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -12,8 +11,17 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from games.api import auth
-from games.api.auth import ApiRefused, viewer_of
-from games.api.schemas import Error, GamesPage, ProfileOut, RatingOut, game_row, player_ref
+from games.api.auth import PUBLIC, ApiRefused, viewer_of
+from games.api.schemas import (
+    GamesPage,
+    IsoDay,
+    ProfileOut,
+    RatingOut,
+    VariantCode,
+    game_row,
+    player_ref,
+    refusals,
+)
 from games.api.selectors import player_by_username, player_finished_games
 from games.api.streams import games_stream, wants_ndjson
 from games.engine import VARIANTS
@@ -26,9 +34,9 @@ MAX_STREAM = 10_000
 
 
 class GamesFilter(Schema):
-    variant: str | None = Field(None, description="Only this variant's games.")
-    since: date | None = Field(None, description="Finished on or after this day (UTC).")
-    until: date | None = Field(None, description="Finished on or before this day (UTC).")
+    variant: VariantCode | None = Field(None, description="Only this variant's games.")
+    since: IsoDay | None = Field(None, description="Finished on or after this day (UTC).")
+    until: IsoDay | None = Field(None, description="Finished on or before this day (UTC).")
     page: int = Field(1, ge=1, le=100_000, description="For a JSON page.")
     per_page: int = Field(50, ge=1, le=MAX_PER_PAGE, description="For a JSON page.")
     max: int = Field(
@@ -41,7 +49,7 @@ GAMES_DOC = (
     "player only, practice games. With `Accept: application/json` a page of them; "
     "otherwise (`Accept: application/x-ndjson`, or none) a stream, one game a line."
 )
-GAMES_RESPONSES = {200: GamesPage, 400: Error, 401: Error, 404: Error, 429: Error}
+GAMES_RESPONSES = {200: GamesPage, **refusals(400, 401, 404, 429)}
 NDJSON_DOC: dict[str, Any] = {
     "responses": {
         200: {
@@ -111,7 +119,7 @@ def _profile(player: Player) -> ProfileOut:
 
 @router.get(
     "/account",
-    response={200: ProfileOut, 401: Error, 429: Error},
+    response={200: ProfileOut, **refusals(401, 429)},
     auth=auth.read,
     summary="Your profile",
 )
@@ -136,9 +144,10 @@ def account_games(
 
 @router.get(
     "/players/{username}",
-    response={200: ProfileOut, 404: Error, 429: Error},
+    response={200: ProfileOut, **refusals(401, 404, 429)},
     auth=auth.read,
     summary="A player's profile",
+    openapi_extra=PUBLIC,
 )
 def profile(request: HttpRequest, username: str) -> ProfileOut:
     """An account's profile and ratings, by its username (guests have none)."""
@@ -151,7 +160,7 @@ def profile(request: HttpRequest, username: str) -> ProfileOut:
     auth=auth.read,
     summary="A player's finished games",
     description=GAMES_DOC,
-    openapi_extra=NDJSON_DOC,
+    openapi_extra={**NDJSON_DOC, **PUBLIC},
 )
 def player_games(
     request: HttpRequest, response: HttpResponse, username: str, query: Query[GamesFilter]

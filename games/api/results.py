@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Final
 
 from django.http import HttpRequest
@@ -10,8 +9,17 @@ from django.utils.translation import gettext as _
 from ninja import Router
 
 from games.api import auth
-from games.api.auth import ApiRefused
-from games.api.schemas import DailyOut, DailyRow, Error, RaceOut, ResultRow, player_ref
+from games.api.auth import PUBLIC, ApiRefused
+from games.api.schemas import (
+    DailyOut,
+    DailyRow,
+    IsoDay,
+    RaceOut,
+    ResultRow,
+    VariantCode,
+    player_ref,
+    refusals,
+)
 from games.daily.rules import daily_day_over, daily_seed
 from games.daily.selectors import daily_leaderboard
 from games.engine import DEFAULT_VARIANT, VARIANTS
@@ -24,9 +32,10 @@ DAILY_TOP: Final = 1000
 
 @router.get(
     "/races/{code}",
-    response={200: RaceOut, 404: Error, 429: Error},
+    response={200: RaceOut, **refusals(401, 404, 429)},
     auth=auth.read,
     summary="A race",
+    openapi_extra=PUBLIC,
 )
 def race(request: HttpRequest, code: str) -> RaceOut:
     """The race's settings and racers; its results once it is over. The deal's
@@ -47,11 +56,12 @@ def race(request: HttpRequest, code: str) -> RaceOut:
 
 @router.get(
     "/daily/{day}",
-    response={200: DailyOut, 400: Error, 403: Error, 429: Error},
+    response={200: DailyOut, **refusals(400, 401, 403, 429)},
     auth=auth.read,
     summary="A daily deal's results",
+    openapi_extra=PUBLIC,
 )
-def daily(request: HttpRequest, day: date, variant: str = DEFAULT_VARIANT) -> DailyOut:
+def daily(request: HttpRequest, day: IsoDay, variant: VariantCode = DEFAULT_VARIANT) -> DailyOut:
     """The day's leaderboard (its first thousand) and deal, once the day is over
     for everyone; before that its results would tell who may still play it."""
     if variant not in VARIANTS:

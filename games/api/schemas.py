@@ -5,12 +5,14 @@ Deal numbers are strings (they do not fit a double); times are ISO 8601 in UTC.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
+from games.engine import VARIANTS
 from games.models import Game, Player
 from games.store.selectors import game_record_visible
 from games.store.tally import game_move_count
@@ -20,6 +22,29 @@ class Error(Schema):
     type: Literal["error"] = "error"
     code: str = Field(description="The refusal's word, always English.")
     message: str = Field(description="For people, in the request's language.")
+
+
+def refusals(*statuses: int) -> dict[int, type[Error]]:
+    """The error answers an operation declares: every status it can answer besides 200
+    (400: a parameter not of its type; 401: a token unknown or revoked, or none where one
+    is needed; 429: the quota spent)."""
+    return dict.fromkeys(statuses, Error)
+
+
+# A variant's code. Checked by the endpoint (an unknown one is a 400 with its name), and
+# declared as the list it is, so that every value the schema allows is one the API takes.
+VariantCode = Annotated[str, WithJsonSchema({"type": "string", "enum": list(VARIANTS)})]
+
+
+def _iso_day(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return value
+    raise ValueError("a day is YYYY-MM-DD")
+
+
+# A day, as the schema declares it (`format: date`) and docs/api.md says: YYYY-MM-DD and
+# nothing else (pydantic alone would also read `0` as a count of seconds since 1970).
+IsoDay = Annotated[date, BeforeValidator(_iso_day)]
 
 
 class PlayerRef(Schema):

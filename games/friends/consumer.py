@@ -31,7 +31,7 @@ from games.friends.presence import (
     version_current,
 )
 from games.friends.protocol import BadMessage, SiteMessage, encode, error, parse_site_message
-from games.friends.selectors import follower_ids, invitations_pending, online_followed_usernames
+from games.friends.selectors import friend_ids, invitations_pending, online_friend_usernames
 from games.friends.services import invitation_answer, invitations_expire
 from games.i18n.sockets import scope_language
 from games.models import Player
@@ -49,7 +49,7 @@ def _snapshot(player: Player) -> dict[str, Any]:
     version = version_current(player_id=player.pk)  # before the state: a later change re-tells
     invitations = [protocol.invitation_payload(i) for i in invitations_pending(invitee=player)]
     return protocol.snapshot(
-        version=version, invitations=invitations, online=online_followed_usernames(player=player)
+        version=version, invitations=invitations, online=online_friend_usernames(player=player)
     )
 
 
@@ -167,15 +167,16 @@ class SiteConsumer(TwoReaderConsumer):
         await self._send(message)
 
     async def _present(self, *, online: bool) -> None:
-        """Count this socket in or out; the player's followers hear when they come or go."""
+        """Count this socket in or out; the player's friends (never a one-way follower:
+        a follow needs no consent) hear when they come or go."""
         pid, sid = self.player.pk, self.channel_name
         if online:
             changed = await db(presence_join)(player_id=pid, socket_id=sid)
         else:
             changed = await db(presence_leave)(player_id=pid, socket_id=sid)
         if changed:
-            for follower in await db(follower_ids)(player=self.player):
-                await site_tell(follower, "presence", player=self.username, online=online)
+            for friend in await db(friend_ids)(player=self.player):
+                await site_tell(friend, "presence", player=self.username, online=online)
 
     async def _keepalive(self) -> None:
         """The heartbeat: the presence refreshed, due invitations expired, a frame to the

@@ -36,7 +36,7 @@ class Follow(models.Model):
             models.UniqueConstraint(fields=["follower", "followee"], name="follow_once"),
             models.CheckConstraint(condition=~Q(follower=F("followee")), name="follow_not_oneself"),
         ]
-        # "Who follows me" (presence fan-out, the friends' test) reads by followee.
+        # "Who follows me" (does a follow come back: friends, their presence) reads by followee.
         indexes: ClassVar = [
             models.Index(fields=["followee", "follower"], name="follow_by_followee")
         ]

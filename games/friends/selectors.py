@@ -70,7 +70,10 @@ class Followed:
 
 
 def followed_players(*, player: Player) -> list[Followed]:
-    """Whom `player` follows, friends first, each with whether they are online now."""
+    """Whom `player` follows, friends first; a friend with whether they are online now.
+
+    Presence is shared between friends only: a follow needs no consent, so one who
+    does not follow back is never shown online (docs/pages.md, *Friends*)."""
     back = Follow.objects.filter(follower=OuterRef("followee"), followee=player)
     rows = list(
         Follow.objects.filter(follower=player)
@@ -78,7 +81,7 @@ def followed_players(*, player: Player) -> list[Followed]:
         .annotate(back=Exists(back))
         .order_by("-back", "followee__nickname", "followee_id")
     )
-    online = presence_online(player_ids=[r.followee_id for r in rows])
+    online = presence_online(player_ids=[r.followee_id for r in rows if r.back])
     return [
         Followed(
             r.followee,
@@ -91,18 +94,13 @@ def followed_players(*, player: Player) -> list[Followed]:
 
 
 def friend_ids(*, player: Player) -> list[int]:
-    """Mutual follows' player ids."""
+    """Mutual follows' player ids: those told when `player` comes and goes."""
     back = Follow.objects.filter(follower=OuterRef("followee"), followee=player)
     return list(
         Follow.objects.filter(follower=player)
         .filter(Exists(back))
         .values_list("followee_id", flat=True)
     )
-
-
-def follower_ids(*, player: Player) -> list[int]:
-    """Who follows `player`: those told when they come and go."""
-    return list(Follow.objects.filter(followee=player).values_list("follower_id", flat=True))
 
 
 def blocked_players(*, player: Player) -> QuerySet[Block]:
@@ -119,7 +117,7 @@ def invitations_pending(*, invitee: Player) -> QuerySet[Invitation]:
     )
 
 
-def online_followed_usernames(*, player: Player) -> list[str]:
+def online_friend_usernames(*, player: Player) -> list[str]:
     return [f.username for f in followed_players(player=player) if f.online]
 
 

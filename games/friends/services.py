@@ -26,7 +26,8 @@ from games.friends.models import (
     InvitePrivacy,
 )
 from games.friends.notify import site_tell_now
-from games.friends.selectors import blocks, invite_refusal
+from games.friends.presence import presence_online
+from games.friends.selectors import blocks, follows, friends_are, invite_refusal
 from games.models import Player, Race, RaceEntry, RaceStatus
 from games.quotas.quotas import quota_take
 from games.races.services import RaceRefused, race_create, race_join
@@ -53,13 +54,18 @@ def follow_create(*, follower: Player, followee: Player) -> None:
         raise FriendRefused("blocked", _("this player does not accept follows from you"))
     try:
         with transaction.atomic():
-            Follow.objects.get_or_create(follower=follower, followee=followee)
+            _row, made = Follow.objects.get_or_create(follower=follower, followee=followee)
+            if made and follows(follower=followee, followee=follower):
+                _tell_presence_shared(follower, followee, shared=True)
     except IntegrityError:  # follow_not_oneself: the one case get_or_create cannot meet
         raise FriendRefused("oneself", _("you cannot follow yourself")) from None
 
 
 def follow_delete(*, follower: Player, followee: Player) -> None:
-    Follow.objects.filter(follower=follower, followee=followee).delete()
+    with transaction.atomic():
+        deleted, _rows = Follow.objects.filter(follower=follower, followee=followee).delete()
+        if deleted and follows(follower=followee, followee=follower):
+            _tell_presence_shared(follower, followee, shared=False)
 
 
 def block_create(*, blocker: Player, blocked: Player) -> None:
@@ -68,9 +74,12 @@ def block_create(*, blocker: Player, blocked: Player) -> None:
     try:
         with transaction.atomic():
             Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+            were_friends = friends_are(a=blocker, b=blocked)
             Follow.objects.filter(
                 Q(follower=blocker, followee=blocked) | Q(follower=blocked, followee=blocker)
             ).delete()
+            if were_friends:
+                _tell_presence_shared(blocker, blocked, shared=False)
             Invitation.objects.filter(
                 Q(inviter=blocker, invitee=blocked) | Q(inviter=blocked, invitee=blocker),
                 status=InvitationStatus.PENDING,
@@ -221,3 +230,20 @@ def _tell_closed(invitation: Invitation, status: str) -> None:
 def _tell_all(payloads: list[tuple[int, dict[str, Any]]]) -> None:
     for player_id, payload in payloads:
         site_tell_now(player_id, "invitation", invitation=payload)
+
+
+def _username(player: Player) -> str:
+    return player.user.username if player.user is not None else ""
+
+
+def _tell_presence_shared(a: Player, b: Player, *, shared: bool) -> None:
+    """Presence is between friends only: when two become friends each is told the other
+    is online (if so); when they stop, each online one is shown to the other as gone."""
+
+    def tell() -> None:
+        online = presence_online(player_ids=[a.pk, b.pk])
+        for viewer, other in ((a, b), (b, a)):
+            if other.pk in online:
+                site_tell_now(viewer.pk, "presence", player=_username(other), online=shared)
+
+    transaction.on_commit(tell)

@@ -47,3 +47,39 @@ def test_the_api_page_draws_the_schema_with_the_bundled_redoc(client: Client):
     # Redoc's inline styles are allowed on this page only.
     assert "style-src 'self' 'unsafe-inline'" in response["Content-Security-Policy"]
     assert "unsafe-inline" not in client.get("/").headers["Content-Security-Policy"]
+
+
+PUBLIC = (
+    ENDPOINTS
+    - {"/api/v1/account", "/api/v1/account/games"}
+    - {
+        "/api/v1/bot/account/upgrade",
+        "/api/v1/races/{code}/join",
+    }
+)
+
+
+def test_public_reads_declare_the_token_optional_and_the_others_require_it(client: Client):
+    schema = client.get("/api/v1/schema").json()
+    for path, operations in schema["paths"].items():
+        for operation in operations.values():
+            optional = {} in operation["security"]
+            assert optional == (path in PUBLIC), path
+            assert {"TokenAuth": []} in operation["security"], path
+            assert "401" in operation["responses"], path  # a bad token, even on a public read
+    # Answered without a token: what the schema now says.
+    assert client.get("/api/v1/daily/2000-01-01").status_code == 200
+
+
+def test_a_variant_is_declared_as_the_codes_it_takes_and_a_day_as_yyyy_mm_dd_only(
+    client: Client,
+):
+    schema = client.get("/api/v1/schema").json()
+    (variant,) = (
+        p
+        for p in schema["paths"]["/api/v1/daily/{day}"]["get"]["parameters"]
+        if p["name"] == "variant"
+    )
+    assert variant["schema"]["enum"] == ["sultan", "sultan-8", "pysolfc", "pysolfc-8"]
+    assert client.get("/api/v1/daily/0").status_code == 400  # not read as 1970-01-01
+    assert client.get("/api/v1/players/nobody/games?until=0").status_code == 400

@@ -89,7 +89,10 @@ def test_it_refuses_a_queued_player_the_daily_deal_with_the_refusal_page(
 
 @pytest.mark.django_db
 def test_it_refuses_a_queued_player_a_challenge_with_the_refusal_page(
-    client: Client, queued_charlie: Player, finished_race: Race, bob: Player  # noqa: F811
+    client: Client,
+    queued_charlie: Player,
+    finished_race: Race,  # noqa: F811
+    bob: Player,
 ) -> None:
     recorded = Game.objects.get(race=finished_race, player=bob)
     challenge = challenge_create(player=bob, game=recorded)

@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.models import User
         from django.db.models.signals import pre_delete
 
+        import sultan_site.checks  # noqa: F401 (registers the production checks)
         from games.accounts.deletion import user_deleted_forget
         from games.accounts.services import player_on_login
         from games.accounts.signals import player_games_changed

@@ -8,6 +8,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sultan_site.settings")
 # Django must be set up before anything imports models (the routing below does).
 django_asgi_app = get_asgi_application()
 
+from sultan_site.checks import production_start_check  # noqa: E402
+
+# DEBUG off: a missing static manifest or a placeholder secret stops the process here,
+# with the reason and the fix, rather than answering 500 on every page.
+production_start_check()
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

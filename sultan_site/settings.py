@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # The site's own 404 page, under DEBUG too (games/pages/notfound.py).
     "games.pages.notfound.SiteNotFoundMiddleware",
+    # A domain refusal no view answered: the refusal page, never a 500 (games/pages/refusals.py).
+    "games.pages.refusals.RefusalMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

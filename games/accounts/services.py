@@ -30,7 +30,7 @@ from games.accounts.selectors import (
     session_earlier,
 )
 from games.accounts.signals import player_games_changed_after_commit
-from games.common import fields
+from games.common import names
 from games.common.errors import BadInput, Refused
 from games.common.http import client_address
 from games.fairness.models import IdentityKind
@@ -64,9 +64,9 @@ class GuestRefused(Refused):
 
 
 def nickname_clean(nickname: object) -> str:
-    """The one check of a nickname (games.common.fields.display_name), for every path
+    """The one check of a nickname (games.common.names.display_name), for every path
     that names a player: `BadInput` with a clear message when it is refused."""
-    return fields.display_name(nickname, what=_("A nickname"), limit=MAX_NICKNAME)
+    return names.display_name(nickname, what=_("A nickname"), limit=MAX_NICKNAME)
 
 
 def player_create_guest(*, nickname: str) -> Player:

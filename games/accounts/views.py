@@ -29,7 +29,7 @@ from games.accounts.services import (
     player_claim_for_user,
     session_remember_earlier,
 )
-from games.common import fields
+from games.common import names
 from games.common.errors import BadInput
 from games.common.http import client_address
 from games.fairness.models import IdentityKind
@@ -50,7 +50,7 @@ class SignupUsernameField(UsernameField):
 
     def run_validators(self, value: Any) -> None:
         try:
-            fields.display_name(value, what=_("A username"), limit=150)
+            names.display_name(value, what=_("A username"), limit=150)
         except BadInput as bad:
             raise forms.ValidationError(bad.message, code=bad.code) from None
         super().run_validators(value)

@@ -11,8 +11,9 @@ from games.api import auth
 from games.api.auth import ApiRefused, viewer_of
 from games.api.schemas import BotOut, SeatOut, player_ref, refusals
 from games.bots.rules import BotRefused, player_mark_bot
+from games.common.errors import Refused
 from games.races.selectors import race_by_code
-from games.races.services import RaceRefused, race_join
+from games.races.services import race_join
 
 router = Router(tags=["play"])
 REFUSALS = refusals(400, 401, 403, 404, 409, 429)
@@ -49,6 +50,6 @@ def join(request: HttpRequest, code: str) -> SeatOut:
         raise ApiRefused(404, "not_found", _("no race has this code"))
     try:
         version = race_join(race=found, player=player)
-    except RaceRefused as refused:
+    except Refused as refused:  # the lobby's rules, or another room's (a tournament's queue)
         raise ApiRefused(409, refused.code, refused.message) from None
     return SeatOut(race=found.code, version=version, socket=f"/ws/races/{found.code}/")

@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.api.models import SCOPES, AccessToken
-from games.common.errors import Refused
+from games.common.errors import BadInput, Refused
+from games.common.names import display_name
 from games.models import Player
 
 # Every secret starts so: a leaked one is recognisable in a log or a repository.
@@ -50,13 +51,12 @@ def token_digest(secret: str) -> str:
 
 def token_create(*, player: Player, name: str, scope: str) -> NewToken:
     """A new token for an account; the secret is in the answer and nowhere else."""
-    name = " ".join(name.split())
     if player.user_id is None or player.deleted_at is not None:
         raise TokenRefused("not_account", _("only an account has access tokens"))
-    if not name or len(name) > MAX_NAME:
-        raise TokenRefused(
-            "bad_name", _("name the token in 1 to %(n)d characters") % {"n": MAX_NAME}
-        )
+    try:
+        name = display_name(name, what=_("A token's name"), limit=MAX_NAME)
+    except BadInput as bad:  # the one name rule: the account page shows it
+        raise TokenRefused(bad.code, bad.message) from None
     if scope not in SCOPES:
         raise TokenRefused("bad_scope", _("a token's scope is read or play"))
     with transaction.atomic():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any, Final
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -12,48 +12,6 @@ from games.common.errors import BadInput
 
 # Browsers send whole numbers exactly up to 2**53.
 JS_SAFE_LIMIT = 2**53
-# Characters that change how the text around them is shown without being seen
-# themselves: the bidirectional embeddings, overrides and isolates (U+202E turns
-# "alice" into a name read backwards), the marks, and the invisible separators.
-# Joiners (U+200C, U+200D) stay: scripts and emoji need them.
-INVISIBLE: Final = frozenset(
-    "\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
-)
-# Unicode categories no name may hold: controls (NUL among them: PostgreSQL refuses
-# it in text), surrogates, private use, unassigned.
-_REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cs", "Co", "Cn"})
-
-
-def has_hidden_characters(value: str) -> bool:
-    """Does `value` hold a control, a direction override or another unseen character?"""
-    return any(c in INVISIBLE or unicodedata.category(c) in _REFUSED_CATEGORIES for c in value)
-
-
-def display_name(value: object, *, what: str, limit: int) -> str:
-    """A name people see (a nickname, a username; `what` names it in the message, "A
-    nickname"): NFC-normalised, its runs of spaces made one, 1 to `limit` characters,
-    refused when it holds a control or a direction override. The one check for every
-    name, from a form or JSON."""
-    if not isinstance(value, str):
-        raise BadInput("bad_name", _("%(what)s is text.") % {"what": what})
-    # Tabs and line breaks are controls too: refused, not folded into spaces.
-    if has_hidden_characters(value):
-        raise BadInput(
-            "bad_name",
-            _(
-                "%(what)s may not contain control characters or characters that change "
-                "the direction of text."
-            )
-            % {"what": what},
-        )
-    name = " ".join(unicodedata.normalize("NFC", value).split())
-    if not 0 < len(name) <= limit:
-        raise BadInput(
-            "bad_name",
-            _("%(what)s is 1 to %(limit)d characters.") % {"what": what, "limit": limit},
-        )
-    return name
 
 
 def json_object(raw: bytes | str, *, limit: int, what: str = "body") -> dict[str, Any]:

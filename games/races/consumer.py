@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.bots.pace import bot_pace_refusal
+from games.common.errors import Refused
 from games.i18n.sockets import scope_language
 from games.metrics.definitions import MOVE_ACK_SECONDS, MOVES, SOCKETS_OPEN
 from games.models import Player, Race, RaceStatus
@@ -35,7 +36,6 @@ from games.races.protocol import BadMessage, ClientMessage, encode, error, parse
 from games.races.publisher import Publisher, race_group
 from games.races.selectors import race_game_id, race_history, race_snapshot, race_version
 from games.races.services import (
-    RaceRefused,
     race_close_if_over,
     race_leave,
     race_move,
@@ -407,7 +407,7 @@ class RaceConsumer(TwoReaderConsumer):
             return False
         try:
             await db(by_race(service))(self.race_id, player=self.player, **kwargs)
-        except RaceRefused as refused:
+        except Refused as refused:  # the lobby's rules, or a room's seat check (races/seating)
             await self._send(error(refused.code, refused.message))
             return False
         return True

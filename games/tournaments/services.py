@@ -21,7 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.common.errors import Refused
+from games.common.errors import BadInput, Refused
+from games.common.names import display_name
 from games.engine import VARIANTS
 from games.fairness.worth import (
     MIN_PLACED_MOVES,
@@ -46,6 +47,7 @@ from games.tournaments.models import (
 from games.tournaments.selectors import entrant_active, player_racing_elsewhere
 
 SEATS: Final = (2, 8)
+NAME_LIMIT: Final = 60  # Tournament.name's max_length
 # A player's tournament starts at once or within a day.
 STARTS_WITHIN_MIN: Final = 24 * 60
 
@@ -65,7 +67,7 @@ def pairing_seats() -> Iterator[None]:
 class TournamentRefused(Refused):
     """A tournament action the rules do not allow; nothing was written.
 
-    `code`: bad_request, not_account, banned, over, not_entrant, racing, in_tournament.
+    `code`: bad_request, bad_name, not_account, banned, over, not_entrant, racing, in_tournament.
     """
 
 
@@ -86,9 +88,10 @@ def tournament_create(
         raise TournamentRefused("not_account", _("log in to create a tournament"))
     if creator.banned_at is not None:
         raise TournamentRefused("banned", _("this player is banned"))
-    name = (name or "").strip()
-    if not 1 <= len(name) <= 60:
-        raise TournamentRefused("bad_request", _("a tournament's name is 1 to 60 characters"))
+    try:
+        name = display_name(name, what=_("A tournament's name"), limit=NAME_LIMIT)
+    except BadInput as bad:  # the one name rule: it is shown on the public list
+        raise TournamentRefused(bad.code, bad.message) from None
     if variant not in VARIANTS:
         raise TournamentRefused(
             "bad_request", _("unknown variant %(variant)r") % {"variant": variant}

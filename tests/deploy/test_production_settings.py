@@ -5,42 +5,23 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from sultan_site.logs import JsonFormatter
+from tests.deploy.conftest import PRODUCTION, production_run
 
-ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = {
-    "DJANGO_DEBUG": "0",
-    "DJANGO_SECRET_KEY": "k" * 20 + "-not-a-real-secret-but-long-and-varied-0123456789",
-    "DJANGO_ALLOWED_HOSTS": "sultan.example",
-    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://sultan.example",
-}
+_run = production_run
 
 
-def _run(code: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
-    }
-    return subprocess.run(
-        [sys.executable, *code],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "sultan_site.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_the_deployment_check_is_clean_with_the_production_settings():
+def test_the_deployment_check_is_clean_with_the_production_settings(collected_static: str):
     # The documented choices (README.md, "Production": TLS and its redirect belong
     # to the terminator in front of nginx; HSTS for subdomains and preload are the
     # operator's promise) are silenced in settings.py only while they stand.
-    result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **PRODUCTION)
+    result = _run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        **PRODUCTION,
+        DJANGO_STATIC_ROOT=collected_static,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
     found = set(re.findall(r"\((\w+\.[EW]\d+)\)", result.stdout + result.stderr))

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from games.common.errors import BadInput
-from games.common.fields import display_name
+from games.common.names import display_name
 from games.models import Player
 from tests.fairness.conftest import PASSWORD
 from tests.pages.helpers import post_json

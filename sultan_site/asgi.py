@@ -17,6 +17,7 @@ production_start_check()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.api.sockets import BearerTokenSockets  # noqa: E402
 from games.bots.address import bound_address_note  # noqa: E402
@@ -51,6 +52,16 @@ class _StartsRacePublisher:
         await self.app(scope, receive, send)
 
 
+async def _no_such_socket(scope: Any, receive: Any, send: Any) -> None:
+    """A socket on a path no route takes (or a token's socket on a path that takes
+    none): closed with 4404 (docs/protocol.md), where URLRouter would raise and the
+    server log an error for every stray or probing client."""
+    await receive()  # the handshake's websocket.connect
+    await send({"type": "websocket.close", "code": 4404})
+
+
+NOWHERE = [re_path(r"", _no_such_socket)]
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
@@ -59,10 +70,10 @@ router = ProtocolTypeRouter(
         "websocket": BearerTokenSockets(
             browsers=AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
-                    URLRouter(websocket_urlpatterns + site_socket + tournament_sockets)
+                    URLRouter(websocket_urlpatterns + site_socket + tournament_sockets + NOWHERE)
                 )
             ),
-            programs=URLRouter(websocket_urlpatterns),
+            programs=URLRouter(websocket_urlpatterns + NOWHERE),
         ),
     }
 )

@@ -14,7 +14,7 @@ async def _close_code(path: str, headers: list[tuple[bytes, bytes]]) -> int | No
     socket = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await socket.connect(timeout=10)
     assert not connected
-    return code
+    return None if code is None else int(code)
 
 
 @pytest.mark.parametrize("path", ["/ws/nowhere/", "/ws/races/", "/ws/races/a/b/c/", "/"])

@@ -61,9 +61,12 @@ def _language_afresh() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _quotas_afresh() -> None:
-    """Every test starts with no quota spent (games/quotas/): all tests come from one address."""
-    _quota_counters_clear()
+def _cache_afresh() -> None:
+    """Every test starts with an empty cache: no quota spent (games/quotas/; all tests come
+    from one address), and no figure another test cached (a finished day's daily board is
+    cached for good: a test that read a day before another played it saw that empty board
+    on Redis, where the cache outlives the test's database rows)."""
+    _cache_clear()
 
 
 @pytest.fixture(autouse=True)
@@ -73,14 +76,13 @@ def _socket_admission_afresh() -> None:
     admission.__init__()  # type: ignore[misc]
 
 
-def _quota_counters_clear() -> None:
+def _cache_clear() -> None:
     if settings.REDIS_URL:
-        # The cache shares its Redis database with the channel layer: only the counters go.
+        # The cache shares its Redis database with the channel layer: only the cache's
+        # keys go (its prefix: quota counters, boards, presence), never the layer's.
         client = redis.Redis.from_url(settings.REDIS_URL)
         try:
-            keys = list(
-                client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*:quota:*", count=1000)
-            )
+            keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*", count=1000))
             if keys:
                 client.delete(*keys)
         finally:

@@ -72,6 +72,8 @@ def _migrate(env: dict[str, str]) -> None:
 # database made from it as TEMPLATE). Made at the first server of the process.
 _TEMPLATE_DIR = tempfile.TemporaryDirectory(prefix="sultan-template-")
 _templates: dict[str, str] = {}
+# How much of a server's log a failed test prints.
+LOG_TAIL = 6000
 
 
 def _sqlite_copy(env: dict[str, str], path: Path) -> None:
@@ -177,6 +179,13 @@ def daphne(
     try:
         _wait_until_up(url, process, log, healthy)
         yield LiveServer(url=url, port=port, env=env, process=process)
+    except BaseException:
+        # A test that failed against this server: its log beside the failure (captured
+        # as the test's stderr), or a 500 at a handshake leaves nothing to read.
+        log.seek(0)
+        tail = log.read().decode(errors="replace")[-LOG_TAIL:]
+        print(f"--- daphne on port {port}, the end of its log:\n{tail}", file=sys.stderr)
+        raise
     finally:
         process.terminate()
         try:

@@ -92,6 +92,15 @@ def stock_count(page: Any) -> Any:
     return board(page).locator(".sb-stock .sb-count")
 
 
+def placed(page: Any, moves: int = 5) -> None:
+    """Draw `moves` cards, each waited for: a racer with fewer moves of their own is
+    nobody's opponent, in ratings and tournament points (games/fairness/worth.py)."""
+    for _ in range(moves):
+        before = stock_count(page).inner_text()
+        board(page).locator("[data-action=stock]").click()
+        expect(stock_count(page)).not_to_have_text(before, timeout=WAIT)
+
+
 def resign(page: Any) -> None:
     page.get_by_role("button", name="Resign").click()
     dialog = page.get_by_role("dialog", name="Resign this race?")

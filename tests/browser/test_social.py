@@ -13,6 +13,7 @@ from tests.browser.racing import (
     WAIT,
     board,
     no_js_errors,
+    placed,
     resign,
     settled,
     stock_count,
@@ -134,8 +135,10 @@ def test_a_rated_race_moves_both_racers_ratings(new_page, shot, live):
     alice.get_by_role("button", name="Start the race").click()
     wait_until_racing(alice)
     wait_until_racing(bob)
-    # alice plays a card, bob none: she places first (two racers with no card tie,
-    # and a tie is a draw that leaves equal ratings where they were).
+    # Both make the moves that place a racer; alice plays a card, bob none: she places
+    # first (two racers with no card tie, and a tie leaves equal ratings where they were).
+    placed(alice)
+    placed(bob)
     _play_a_card(alice)
     resign(alice)
     resign(bob)

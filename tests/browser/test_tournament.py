@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.racing import WAIT, no_js_errors, resign, wait_until_racing
+from tests.browser.racing import WAIT, no_js_errors, placed, resign, wait_until_racing
 from tests.browser.test_social import _play_a_card, _sign_up
 from tests.servers import LiveServer, daphne, database_env, live_sql
 
@@ -119,6 +119,8 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(live, new
     expect(_row(dave, "alice").locator("td").nth(5)).to_contain_text("racing", timeout=WAIT)
     shot(dave, "tournament-running-en-desktop")
     _shots(new_page, shot, tournament_url, "tournament-running")
+    for page in (alice, bob, charlie):
+        placed(page)  # five moves each: each counts as the others' opponent
     _play_a_card(alice)  # one card up: alice places first
     for page in (alice, bob, charlie):
         resign(page)  # bob and charlie resign at 0 cards: no points, however placed
@@ -139,6 +141,8 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(live, new
         expect(page.get_by_role("button", name="Come back")).to_be_visible()
         page.goto(f"/r/{second}/")
         wait_until_racing(page)
+    for page in (alice, bob, charlie):
+        placed(page)
     _play_a_card(bob)
     for page in (alice, bob, charlie):
         resign(page)

@@ -105,8 +105,8 @@ def import_edges(path: Path) -> set[str]:
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _type_checking(node):
-            for child in node.orelse:
-                visit(child)
+            for branch in node.orelse:
+                visit(branch)
             return
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games"):
             for alias in node.names:

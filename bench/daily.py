@@ -44,8 +44,9 @@ def _fill(players: int, days: int, share: float, today: date) -> tuple[int, int]
     """Rows written straight through the cursor: the ORM would take minutes for a year."""
     from django.db import connection, transaction
 
+    from games.daily.models import DailyAttempt
     from games.daily.rules import daily_sealed_until, daily_seed
-    from games.models import DailyAttempt, Game, Player, Race
+    from games.models import Game, Player, Race
 
     rng = random.Random(15)
     adapt = connection.ops.adapt_datetimefield_value
@@ -245,9 +246,10 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
+    from games.daily.models import DailyAttempt
     from games.daily.rules import daily_today
     from games.daily.selectors import daily_board, daily_leaderboard
-    from games.models import DailyAttempt, Player
+    from games.models import Player
 
     call_command("migrate", verbosity=0)
     today = daily_today()

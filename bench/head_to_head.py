@@ -35,7 +35,8 @@ BATCH = 20_000
 def _fill(players: int, races: int, shared: int) -> None:
     from django.db import connection, transaction
 
-    from games.models import Game, Player, Race, RaceStanding
+    from games.models import Game, Player, Race
+    from games.races.models import RaceStanding
 
     rng = random.Random(24)
     adapt = connection.ops.adapt_datetimefield_value

@@ -111,7 +111,8 @@ def bench_leaderboard(players: int, rounds: int) -> None:
 def bench_rebuild(races: int, players: int) -> None:
     from django.db import connection
 
-    from games.models import Game, GameStatus, Race, RaceStanding, RaceStatus
+    from games.models import Game, GameStatus, Race, RaceStatus
+    from games.races.models import RaceStanding
     from games.ratings.services import ratings_rebuild, ratings_replay
     from games.ratings.skill import START, skills_after_race
 

@@ -1,13 +1,37 @@
+from importlib import import_module
+from typing import Final
+
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
 from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy
+
+# The rooms that keep their tables beside their code (games/<room>/models.py).
+# Django registers a model when its module is imported; the app imports these with
+# games/models.py, so games/models.py imports no room and no room's tables import it back.
+ROOM_MODELS: Final = (
+    "api",
+    "challenges",
+    "daily",
+    "fairness",
+    "friends",
+    "races",
+    "ratings",
+    "tournaments",
+)
 
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = gettext_lazy("Sultan")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def import_models(self) -> None:
+        """games/models.py, then each room's tables: all registered in Django's
+        models phase, before any app's ready() and before migrations read them."""
+        super().import_models()
+        for room in ROOM_MODELS:
+            import_module(f"{self.name}.{room}.models")
 
     def ready(self) -> None:
         from django.contrib.auth.models import User

@@ -166,7 +166,7 @@ def _pool_afresh() -> None:
     """A new PostgreSQL pool when a test's worker threads left connections checked out.
 
     A socket test's database calls run on its event loop's executor threads
-    (races/socket_db.db). When the loop closes at the test's end, a thread can
+    (common/db_threads.db). When the loop closes at the test's end, a thread can
     end with its connection never handed back, and the pool counts it out for
     good: after ~20 socket tests every checkout timed out (the suite on
     PostgreSQL failed its race tests). A server's threads live as long as it

@@ -36,8 +36,6 @@ from games.common.http import client_address
 from games.fairness.models import IdentityKind
 from games.fairness.services import games_unranked_carried, identity_link, ranked_games
 from games.models import (
-    ChallengeAttempt,
-    DailyAttempt,
     Game,
     Player,
     Race,
@@ -195,8 +193,10 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
         moved = games.update(player=account)
         RaceEntry.objects.filter(player=locked, race_id__in=races).update(player=account)
         Race.objects.filter(host=locked, pk__in=races).update(host=account)
-        DailyAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
-        ChallengeAttempt.objects.filter(player=locked, race_id__in=races).update(player=account)
+        # Through the reverse names (store/attempts.RaceOfOne): accounts imports no room
+        # that imports it.
+        locked.dailyattempts.filter(race_id__in=races).update(player=account)
+        locked.challengeattempts.filter(race_id__in=races).update(player=account)
         unranked = identity_link(earlier=locked, later=account, kind=IdentityKind.LOGIN)
         if moved or unranked:
             player_games_changed_after_commit(player_id=account.pk)
@@ -213,13 +213,11 @@ def player_take_guest_games(*, guest: Player, user: AbstractBaseUser) -> int:
 def _attempts_the_account_has(guest: Player, account: Player) -> set[int]:
     """The guest's daily and challenge attempts (races of one) the account has its
     own of: one attempt per day and variant, and per challenge, so those stay."""
-    days = DailyAttempt.objects.filter(player=account).values_list("day", "variant")
+    days = account.dailyattempts.values_list("day", "variant")
     taken = set(days)
-    daily = DailyAttempt.objects.filter(player=guest).values_list("race_id", "day", "variant")
-    challenges = set(
-        ChallengeAttempt.objects.filter(player=account).values_list("challenge_id", flat=True)
-    )
-    raced = ChallengeAttempt.objects.filter(player=guest, challenge_id__in=challenges)
+    daily = guest.dailyattempts.values_list("race_id", "day", "variant")
+    challenges = set(account.challengeattempts.values_list("challenge_id", flat=True))
+    raced = guest.challengeattempts.filter(challenge_id__in=challenges)
     return {
         *(race for race, day, variant in daily if (day, variant) in taken),
         *raced.values_list("race_id", flat=True),

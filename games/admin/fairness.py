@@ -21,7 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.admin.base import ModerationOnlyAdmin
-from games.models import DailyAttempt, Game, GameStatus, IdentityLink, UnrankedGame
+from games.daily.models import DailyAttempt
+from games.fairness.models import IdentityLink, UnrankedGame
+from games.models import Game, GameStatus
 
 # A scouting attempt: resigned after at least this many moves, with at most this many
 # cards played (drawing through the 88 stock cards takes 88 moves; 30 see a third).

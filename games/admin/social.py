@@ -15,7 +15,9 @@ from django.utils.translation import gettext_lazy
 
 from games.admin.base import CountingAdmin, ModerationOnlyAdmin, related_count
 from games.admin.fairness import RehearsalFilter
-from games.models import Challenge, ChallengeAttempt, DailyAttempt, Game
+from games.challenges.models import Challenge, ChallengeAttempt
+from games.daily.models import DailyAttempt
+from games.models import Game
 from games.store.selectors import game_deal_open_to_moderators
 
 _BY_PLAYER = ("player__nickname", "player__user__username", "race__code", "=game__id")

@@ -1,4 +1,4 @@
-"""A challenge on a recorded game, and the attempts at it (registered through games.models)."""
+"""A challenge on a recorded game, and the attempts at it (registered by games/apps.py)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,12 @@ from typing import ClassVar
 
 from django.db import models
 
+from games.models import race_code_new
 from games.store.attempts import RaceOfOne
 
 
 def challenge_code_new() -> str:
     """A code as a race's (the same alphabet and length: a link read out alike)."""
-    # Not at load time: games.models imports this module at its end to register it.
-    from games.models import race_code_new
-
     return race_code_new()
 
 

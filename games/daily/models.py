@@ -1,4 +1,4 @@
-"""A player's attempt at a day's deal (registered through games.models)."""
+"""A player's attempt at a day's deal (registered by games/apps.py)."""
 
 from __future__ import annotations
 

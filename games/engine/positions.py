@@ -11,7 +11,7 @@ after the end) are both built on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Generic, NamedTuple, TypeVar
 
@@ -67,6 +67,15 @@ class Position(NamedTuple):
     def push_with_events(self, token: str) -> tuple[Position, list[Event]]:
         after, events = apply_with_events(self.state, token)
         return Position(after, _Taken(self.state, self.history)), events
+
+    def line(self) -> list[GameState]:
+        """The states from the deal to this one along the moves not taken back."""
+        states, taken = [self.state], self.history
+        while taken is not None:
+            states.append(taken.state)
+            taken = taken.below
+        states.reverse()
+        return states
 
     def pop(self) -> Position:
         """The position before the latest move not yet taken back."""
@@ -152,15 +161,26 @@ class Walked(Generic[T]):
         return self.position.moves
 
 
+def walk_steps(
+    start: Position, log: Iterable[tuple[str, T]], *, take_backs: bool
+) -> Iterator[tuple[Position, list[Event], T]]:
+    """Each (token, stamp) of a log played on from `start`: the position after it, its
+    events and its stamp. The one loop over a stored log: `walk_log`, the replay
+    viewer's steps and a racer's race frames are all built on it."""
+    position = start
+    for token, stamp in log:
+        position, events = advance(position, token, take_backs=take_backs)
+        yield position, events, stamp
+
+
 def walk_log(
     seed: int, variant: str, log: Iterable[tuple[str, T]], *, take_backs: bool
 ) -> Walked[T]:
     """Replay (token, stamp) pairs from the deal, noting when the count last changed:
     the ranking's tie-break (games.races.selectors) and the store's projection of it."""
-    position = Position.start(seed, variant)
+    position = start = Position.start(seed, variant)
     played, reached, events = 0, None, 0
-    for token, stamp in log:
-        position, _ = advance(position, token, take_backs=take_backs)
+    for position, _, stamp in walk_steps(start, log, take_backs=take_backs):
         events += 1
         if position.state.cards_played != played:
             played, reached = position.state.cards_played, stamp

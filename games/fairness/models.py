@@ -1,4 +1,4 @@
-"""The fairness room's tables (registered through games.models)."""
+"""The fairness room's tables (registered by games/apps.py)."""
 
 from __future__ import annotations
 

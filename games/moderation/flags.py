@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from games.models import Game, GameStatus, ModerationAction, ModerationKind, Move
 from games.moderation import services as moderation
 from games.moderation.anticheat import MIN_GAPS, Verdict, judge
-from games.store.selectors import players_own
+from games.store.selectors import game_moves, players_own
 
 # The account the flags are recorded under: inactive, so nobody signs in as it.
 ANTICHEAT_USERNAME: Final = "anticheat"
@@ -27,7 +27,7 @@ REASON_PREFIX: Final = "anticheat:"
 
 
 def game_move_times(*, game: Game) -> list[datetime]:
-    moves = players_own(Move.objects.filter(game=game)).order_by("seq")
+    moves = players_own(game_moves(game=game))
     return list(moves.values_list("accepted_at", flat=True))
 
 

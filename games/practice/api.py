@@ -37,6 +37,7 @@ from games.practice.services import (
     practice_random_deal,
 )
 from games.quotas.quotas import WorkRefused
+from games.races import protocol
 from games.races.protocol import MAX_ID, MAX_TOKEN, line_steps, own_view
 from games.store.selectors import game_position, game_state, player_game
 from games.store.services import MoveRejected, game_append_move
@@ -173,7 +174,7 @@ def _practice_game(player: Player | None, game_id: int) -> Game | Refusal:
 
 
 def _reject_response(status: int, move_id: str, code: str, message: str, seq: int) -> JsonResponse:
-    body = {"type": "reject", "id": move_id, "code": code, "message": message, "seq": seq}
+    body = protocol.reject(move_id=move_id, code=code, message=message, seq=seq)
     return JsonResponse(body, status=status)
 
 
@@ -226,17 +227,18 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
             status, move_id, rejected.code, rejected.message, rejected.current_seq
         )
     MOVES.labels("practice", "accepted", "ok").inc()
+    # The race socket's answer (docs/pages.md), with no race version: `v` is null.
     return JsonResponse(
-        {
-            "type": "ack",
-            "id": move_id,
-            "seq": result.seq,
-            "token": result.token,
-            "duplicate": result.duplicate,
-            "events": result.events,
-            "automatic": list(result.automatic),
-            "view": own_view(result.state, result.seq, result.moves),
-        }
+        protocol.ack(
+            move_id=move_id,
+            seq=result.seq,
+            token=result.token,
+            duplicate=result.duplicate,
+            events=result.events,
+            automatic=list(result.automatic),
+            view=own_view(result.state, result.seq, result.moves),
+            version=None,
+        )
     )
 
 

@@ -17,30 +17,17 @@ history").
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import UNPUBLISHED, RaceEvent
+from games.models import RaceEvent
 from games.races.protocol import encode
+from games.races.publisher import Announcement, publish_after_commit
 from games.store.append_sql import bump_race
 
 _EVENT = RaceEvent._meta.db_table
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """A committed event on its way to the race's sockets."""
-
-    id: int
-    race_id: int
-    version: int
-    kind: str
-    payload: str
-    # When its transaction committed (time.time()), for the publisher's lag; 0: unknown.
-    committed_at: float = 0.0
 
 
 def race_change(*, race_id: int, message: Callable[[int], dict[str, Any]]) -> int:
@@ -74,9 +61,6 @@ def race_event_record(*, race_id: int, message: dict[str, Any]) -> None:
         )
         event_id = int(cursor.fetchone()[0])
     announcement = Announcement(event_id, race_id, int(message["v"]), message["type"], payload)
-    # Imported here: the publisher reads the channel layer, this module only the database.
-    from games.races.publisher import publish_after_commit
-
     transaction.on_commit(lambda: publish_after_commit(announcement))
 
 
@@ -89,7 +73,3 @@ def race_history_forget(*, race_ids: list[int]) -> int:
     """
     deleted, _ = RaceEvent.objects.filter(race_id__in=race_ids).delete()
     return deleted
-
-
-def race_events_mark_published(*, ids: list[int]) -> None:
-    RaceEvent.objects.filter(UNPUBLISHED, pk__in=ids).update(published_at=timezone.now())

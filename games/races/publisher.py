@@ -35,7 +35,7 @@ import contextlib
 import json
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, ClassVar, Final
 
@@ -45,15 +45,14 @@ from django.conf import settings
 from django.db.models import Min
 from django.utils import timezone
 
+from games.common.db_threads import db
 from games.metrics.definitions import (
     BROADCASTS,
     PUBLISHER_BACKLOG_AGE_SECONDS,
     PUBLISHER_LAG_SECONDS,
 )
 from games.models import UNPUBLISHED, RaceEntry, RaceEvent
-from games.races.outbox import Announcement, race_events_mark_published
 from games.races.protocol import encode, presence, progress_racer
-from games.races.socket_db import db
 
 # An announcement unmarked for this long was not sent by the process that wrote it.
 SWEEP_AFTER_S: Final = 2.0
@@ -210,6 +209,19 @@ class Publisher:
             logger.warning("presence of race %s not sent", race_id, exc_info=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A committed event on its way to the race's sockets."""
+
+    id: int
+    race_id: int
+    version: int
+    kind: str
+    payload: str
+    # When its transaction committed (time.time()), for the publisher's lag; 0: unknown.
+    committed_at: float = 0.0
+
+
 def publish_after_commit(announcement: Announcement) -> None:
     """Hand a committed announcement to this process's publisher (any thread)."""
     announcement = replace(announcement, committed_at=time.time())
@@ -291,3 +303,7 @@ def prune_history(keep_s: float = HISTORY_KEEP_S) -> int:
 def race_here(race_id: int) -> list[int]:
     here = RaceEntry.objects.filter(race_id=race_id, connections__gt=0)
     return sorted(here.values_list("player_id", flat=True))
+
+
+def race_events_mark_published(*, ids: list[int]) -> None:
+    RaceEvent.objects.filter(UNPUBLISHED, pk__in=ids).update(published_at=timezone.now())

@@ -20,12 +20,18 @@ from django.utils import timezone
 
 from games.engine import race_view
 from games.engine.dealcode import deal_code
-from games.engine.positions import Position, advance, walk_log
+from games.engine.positions import Position, walk_log, walk_steps
 from games.metrics.definitions import SNAPSHOTS
-from games.models import Game, GameStatus, Move, Player, Race, RaceEntry, RaceEvent, RaceStatus
+from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races import protocol
 from games.races.protocol import own_view
-from games.store.selectors import elapsed_ms, game_position, game_state, race_deal_public
+from games.store.selectors import (
+    game_moves,
+    game_position,
+    game_state,
+    race_deal_public,
+)
+from games.store.timing import elapsed_ms
 
 # Versions a client may be behind and still be answered from the history.
 HISTORY_LIMIT: Final = 300
@@ -210,7 +216,7 @@ def game_standing(*, game: Game) -> Standing:
 
 
 def _standing(game: Game, origin: datetime | None) -> Standing:
-    log = Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
+    log = game_moves(game=game).values_list("token", "accepted_at")
     walked = walk_log(game.seed, game.variant, log, take_backs=game.race_id is None)
     return Standing(
         player=game.player_id,
@@ -228,12 +234,11 @@ def game_race_frames(*, game: Game, origin: datetime) -> list[dict[str, Any]]:
     """The game's race view whenever it changed, in milliseconds from `origin`: what
     opponents saw of it (heights and counts, never a card). The replay viewer's
     other racers, and a challenge's recorded game as a live opponent."""
-    position = Position.start(game.seed, game.variant)
-    frames = [{"t": 0, **race_view(position.state)}]
-    log = Move.objects.filter(game=game).order_by("seq").values_list("token", "accepted_at")
-    for token, accepted_at in log:
-        position, _ = advance(position, token, take_backs=game.race_id is None)
-        frame = {"t": max(0, elapsed_ms(accepted_at, origin) or 0), **race_view(position.state)}
+    start = Position.start(game.seed, game.variant)
+    frames = [{"t": 0, **race_view(start.state)}]
+    log = game_moves(game=game).values_list("token", "accepted_at")
+    for position, _, accepted_at in walk_steps(start, log, take_backs=game.race_id is None):
+        frame = {"t": elapsed_ms(accepted_at, origin), **race_view(position.state)}
         if {**frame, "t": 0} != {**frames[-1], "t": 0}:
             frames.append(frame)
     return frames

@@ -23,9 +23,10 @@ from games.common.errors import Refused
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
 from games.engine.solver.winnable import winnable_seed
 from games.fairness.services import game_judge
-from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStanding, RaceStatus
+from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
 from games.quotas.solver import SolverBusy, solver_run
 from games.races import protocol
+from games.races.models import RaceStanding
 from games.races.outbox import race_change, race_event_record
 from games.races.seating import seat_check
 from games.races.selectors import (

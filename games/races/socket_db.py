@@ -1,4 +1,5 @@
-"""The race socket's database calls, each run in a worker thread by `db`.
+"""The race socket's database calls, each run in a worker thread by `db`
+(games/common/db_threads.py; re-exported here for the consumer).
 
 The consumer (`games/races/consumer.py`) holds a race's id, not its row: each call
 here reads what it needs afresh, so no socket ever acts on a stale race.
@@ -7,32 +8,17 @@ here reads what it needs afresh, so no socket ever acts on a stale race.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, ParamSpec, TypeVar
-
-from channels.db import database_sync_to_async
-from django.conf import settings
+from typing import Any, TypeVar
 
 from games.accounts.selectors import player_for_session
+from games.common.db_threads import db
 from games.models import Player, Race, RaceStatus
 from games.races.selectors import race_by_code, race_role
 from games.races.services import race_connection
 
-P = ParamSpec("P")
 R = TypeVar("R")
 
-_ONE_WRITER: Final = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-
-
-def db(fn: Callable[P, R]) -> Callable[P, Any]:
-    """Run `fn` in a worker thread with its own database connection.
-
-    On PostgreSQL, a pool of threads: not Django's one shared sync thread,
-    where every socket of the process would queue behind the slowest query.
-    On SQLite, that one thread: SQLite has one writer at a time anyway, and
-    writers in several threads wait for each other in its busy handler's
-    sleeps, which cost far more than queueing.
-    """
-    return database_sync_to_async(fn, thread_sensitive=_ONE_WRITER)  # type: ignore[no-any-return]
+__all__ = ["by_race", "connect_info", "db", "presence", "race_started"]
 
 
 def connect_info(code: str, user: Any, session: Any) -> tuple[Race, Player | None, bool] | None:

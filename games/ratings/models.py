@@ -7,12 +7,8 @@ from typing import ClassVar, Final
 from django.db import models
 from django.db.models import Q
 
-from games.engine import VARIANTS
-from games.i18n.labels import VARIANT_LABELS
+from games.models import VARIANT_CHOICES
 from games.ratings.skill import ESTABLISHED_RACES
-
-# As games.models has it (which imports this module: it cannot be imported back).
-VARIANT_CHOICES = [(v, VARIANT_LABELS[v]) for v in VARIANTS]
 
 # On the leaderboard: ratings of ESTABLISHED_RACES rated races or more, against
 # enough distinct opponents (`established`, games.fairness.worth; docs/ratings.md).

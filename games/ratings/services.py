@@ -41,7 +41,8 @@ from games.fairness.worth import (
     pairs_met,
     utc_day,
 )
-from games.models import Race, RaceStanding, RaceStatus
+from games.models import Race, RaceStatus
+from games.races.models import RaceStanding
 from games.races.services import race_standings_write
 from games.ratings.models import Rating, RatingChange
 from games.ratings.skill import START, Skill, shown, skills_after_race

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.common.lru import LRU
-from games.engine import UNDO, GameState, apply, new_game
+from games.engine import UNDO, GameState
+from games.engine.positions import RESIGN, TIMEOUT, Position
 from games.engine.solver.solve import solve
-from games.models import Game, GameStatus, Move
+from games.models import Game, GameStatus
 from games.quotas.quotas import quota_take
 from games.quotas.solver import solver_run
+from games.store.selectors import game_moves
 
 ANALYSIS_S: Final = 6.0  # all the solves of one game's analysis together
 ANALYSIS_PROBE_S: Final = 1.0
@@ -150,15 +152,13 @@ def bracket_next_probe(
 
 def _standing_line(game: Game) -> tuple[list[GameState], list[int]]:
     """The states along the moves that stood, and the log seq each was reached at."""
-    state = new_game(game.seed, game.variant)
-    states, seqs = [state], [0]
-    for seq, token in Move.objects.filter(game=game).order_by("seq").values_list("seq", "token"):
+    position, seqs = Position.start(game.seed, game.variant), [0]
+    for seq, token in game_moves(game=game).values_list("seq", "token"):
         if token == UNDO:
-            states.pop()
+            position = position.pop()
             seqs.pop()
             seqs[-1] = seq  # the position below was reached again here
-        elif token not in ("resign", "timeout"):
-            state = apply(states[-1], token)
-            states.append(state)
+        elif token not in (RESIGN, TIMEOUT):
+            position = position.push(token)
             seqs.append(seq)
-    return states, seqs
+    return position.line(), seqs

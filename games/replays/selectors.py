@@ -9,10 +9,9 @@ the seed and the stock's order are never computed into a response.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from games.engine.positions import Position, advance
+from games.engine.positions import Position, walk_steps
 from games.models import Game
 from games.races.protocol import own_view
 from games.races.selectors import (
@@ -22,27 +21,27 @@ from games.races.selectors import (
     standings_as_dicts,
 )
 from games.store.selectors import game_moves
-
-
-def _ms(delta: timedelta) -> int:
-    return max(0, int(delta.total_seconds() * 1000))
+from games.store.timing import elapsed_ms
 
 
 def game_replay(*, game: Game) -> dict[str, Any]:
     """Everything the viewer needs. Call only when `replay_access` is OPEN."""
     origin = game_origin(game=game)
     take_backs = game.race_id is None
-    position = Position.start(game.seed, game.variant)
+    position = start = Position.start(game.seed, game.variant)
     steps: list[dict[str, Any]] = [
         {"seq": 0, "token": None, "t": 0, "events": [], "view": own_view(position.state, 0)}
     ]
-    for seq, token, accepted_at in game_moves(game=game).values_list("seq", "token", "accepted_at"):
-        position, events = advance(position, token, take_backs=take_backs)
+    rows = game_moves(game=game).values_list("token", "seq", "accepted_at")
+    log = ((token, (seq, token, accepted_at)) for token, seq, accepted_at in rows)
+    for position, events, (seq, token, accepted_at) in walk_steps(
+        start, log, take_backs=take_backs
+    ):
         steps.append(
             {
                 "seq": seq,
                 "token": token,
-                "t": _ms(accepted_at - origin),
+                "t": elapsed_ms(accepted_at, origin),
                 "events": events,
                 "view": own_view(position.state, seq, position.moves),
             }
@@ -59,7 +58,7 @@ def game_replay(*, game: Game) -> dict[str, Any]:
             "moves": position.moves,
             "started_at": origin.isoformat(),
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-            "duration_ms": _ms(game.finished_at - origin) if game.finished_at else None,
+            "duration_ms": elapsed_ms(game.finished_at, origin),
             "voided": game.voided,
             "race": None
             if race is None
@@ -100,7 +99,7 @@ def _racers(game: Game) -> list[dict[str, Any]]:
                 "ghost": ghost,
                 "status": other.status,
                 "cards_played": other.cards_played,
-                "end_t": _ms(other.finished_at - own_origin) if other.finished_at else None,
+                "end_t": elapsed_ms(other.finished_at, own_origin),
                 "frames": game_race_frames(game=other, origin=own_origin),
             }
         )

@@ -17,6 +17,7 @@ from games.engine import SEED_LIMIT, VARIANTS, IllegalMove, InvalidMove
 from games.engine.positions import TIMEOUT, Position, advance
 from games.i18n import messages
 from games.models import Game, Move
+from games.store.timing import elapsed_ms
 
 PRACTICE = "-"
 UNFINISHED = "*"
@@ -100,10 +101,6 @@ def _seconds(ms: int) -> str:
     return f"{ms // 1000}.{ms % 1000:03d}"
 
 
-def _ms(delta: timedelta) -> int:
-    return max(0, round(delta / timedelta(milliseconds=1)))
-
-
 def render_record(game: Game, moves: Iterable[Move], *, site: str) -> str:
     """The record of `game` from its log `moves` (in seq order)."""
     log = list(moves)
@@ -113,7 +110,7 @@ def render_record(game: Game, moves: Iterable[Move], *, site: str) -> str:
     # Elapsed times are differences of times since the start rounded once,
     # so they add up exactly to the Time tag.
     for move in log:
-        since_start = _ms(move.accepted_at - start)
+        since_start = elapsed_ms(move.accepted_at, start)
         lines.append(f"{move.seq} {move.token} +{_seconds(since_start - previous)}")
         previous = since_start
     tags = {

@@ -23,7 +23,7 @@ from games.models import (
 )
 from games.store.cache import Stamp, positions
 from games.store.records import render_record
-from games.store.timing import Timing, summarize
+from games.store.timing import Timing, elapsed_ms, summarize
 
 
 class LogCorrupted(Exception):
@@ -109,13 +109,6 @@ def game_position_at(
 def _stamp_matches(stamp: Stamp | None, row: tuple[int, int, str, datetime]) -> bool:
     # Unstamped entries are put only after commit: the row being there is enough.
     return stamp is None or stamp == (row[0], row[3])
-
-
-def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None:
-    """Whole milliseconds from `origin` to `moment`, never below zero: a ranking's time."""
-    if moment is None or origin is None:
-        return None
-    return max(0, int((moment - origin).total_seconds() * 1000))
 
 
 def game_state(*, game: Game) -> GameState:

@@ -52,7 +52,8 @@ from games.store.automatic import (
 )
 from games.store.cache import positions
 from games.store.records import VerifiedRecord, accepted_times
-from games.store.selectors import elapsed_ms, game_position_at
+from games.store.selectors import game_position_at
+from games.store.timing import elapsed_ms
 
 P = ParamSpec("P")
 

@@ -11,7 +11,8 @@ import itertools
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import overload
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -55,6 +56,20 @@ class Timing:
         if self.machine_like:
             text += _(" — flat, machine-like timing")
         return text
+
+
+@overload
+def elapsed_ms(moment: datetime, origin: datetime) -> int: ...
+@overload
+def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None: ...
+def elapsed_ms(moment: datetime | None, origin: datetime | None) -> int | None:
+    """Whole milliseconds from `origin` to `moment`, never below zero; None when either
+    is unknown. The one rule for a time on the site: a ranking's, a replay step's, a
+    record's line (so a record's times are the replay's)."""
+    if moment is None or origin is None:
+        return None
+    # Whole timedeltas, not float seconds: 0.016 s * 1000 is 15.999… as a float.
+    return max(0, (moment - origin) // timedelta(milliseconds=1))
 
 
 def summarize(accepted_at: Sequence[datetime]) -> Timing:

@@ -13,9 +13,9 @@ from typing import Any
 
 from django.utils import translation
 
+from games.common.db_threads import db
 from games.i18n.sockets import scope_language
 from games.races.limits import Admitted, TokenBucket, admission
-from games.races.socket_db import db
 from games.races.socket_loop import TwoReaderConsumer
 from games.tournaments import protocol
 from games.tournaments.announce import standings_frame, tournament_group

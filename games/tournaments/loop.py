@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from django.conf import settings
 
-from games.races.socket_db import db
+from games.common.db_threads import db
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.services import tournaments_schedule_daily
 

@@ -1,4 +1,4 @@
-"""A tournament's tables (registered through games.models).
+"""A tournament's tables (registered by games/apps.py).
 
 Races know nothing of tournaments: `TournamentRace` points at the Race it
 seated. A result is inserted once, when its race has ended, from the race's

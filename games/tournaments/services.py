@@ -35,7 +35,8 @@ from games.fairness.worth import (
     utc_day,
 )
 from games.i18n.labels import variant_label
-from games.models import Game, GameStatus, Player, Race, RaceStanding, RaceStatus
+from games.models import Game, GameStatus, Player, Race, RaceStatus
+from games.races.models import RaceStanding
 from games.tournaments.announce import tournament_changed
 from games.tournaments.models import (
     Tournament,

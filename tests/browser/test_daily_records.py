@@ -24,7 +24,8 @@ VARIANT = "sultan-8"  # a variant no other browser test reads the records of (th
 _PAST_WIN = """
 from datetime import timedelta
 from django.utils import timezone
-from games.models import DailyAttempt, Game, Race
+from games.daily.models import DailyAttempt
+from games.models import Game, Race
 from games.daily.rules import daily_last_day_over
 taken = DailyAttempt.objects.get(player__user__username="{name}", variant="{variant}")
 over = daily_last_day_over() - timedelta(days=1)

@@ -8,10 +8,11 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from games.challenges.models import Challenge, ChallengeAttempt
 from games.daily.models import DailyAttempt
 from games.daily.services import daily_attempt_start
 from games.engine import legal_moves
-from games.models import Challenge, ChallengeAttempt, Game, Player, Race
+from games.models import Game, Player, Race
 from games.races.services import race_close_if_over, race_start_solo
 from games.store.selectors import game_state
 from games.store.services import game_append_move

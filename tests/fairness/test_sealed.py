@@ -12,9 +12,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from games.challenges.models import Challenge
 from games.daily.models import DailyAttempt
 from games.daily.rules import daily_seed, daily_today
-from games.models import Challenge, Player
+from games.models import Player
 from games.races.services import race_rematch
 from games.store.services import game_create
 from tests.daily.helpers import attempt, play_some, resign, unseal

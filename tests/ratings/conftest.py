@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from games.models import Player, Race, RaceStanding
+from games.models import Player, Race
+from games.races.models import RaceStanding
 from games.races.services import race_create, race_join, race_start
 from games.ratings.models import Rating, RatingChange
 from tests.pages.conftest import race_play, race_resign

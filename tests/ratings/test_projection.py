@@ -8,8 +8,9 @@ from django.core.management import call_command
 from django.db import transaction
 
 from games.accounts.services import player_claim_for_user, player_create_guest
-from games.models import Game, Player, Race, RaceStanding
+from games.models import Game, Player, Race
 from games.moderation.services import game_clear_flag, game_flag, game_reinstate, game_void
+from games.races.models import RaceStanding
 from games.races.services import RaceRefused, race_create
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import ratings_rebuild, ratings_replay

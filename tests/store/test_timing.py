@@ -9,7 +9,7 @@ import pytest
 
 from games.store.selectors import game_timing
 from games.store.services import game_create
-from games.store.timing import summarize
+from games.store.timing import elapsed_ms, summarize
 from tests.store.helpers import append
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -57,3 +57,13 @@ def test_a_games_timing_comes_from_its_log(alice):
     for _ in range(3):
         append(game, alice, "draw")
     assert game_timing(game=game).moves == 3
+
+
+def test_a_time_of_whole_milliseconds_is_counted_exactly():
+    """One rule for every time on the site (rankings, replay steps, records): whole
+    milliseconds, never one short through float seconds (1.001 s * 1000 < 1001)."""
+    start = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    assert elapsed_ms(start + timedelta(milliseconds=1001), start) == 1001
+    assert elapsed_ms(start + timedelta(microseconds=1999), start) == 1
+    assert elapsed_ms(start - timedelta(seconds=1), start) == 0
+    assert elapsed_ms(None, start) is None

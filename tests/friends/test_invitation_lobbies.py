@@ -87,18 +87,14 @@ def test_a_lobby_someone_joined_by_its_link_stays_after_a_decline(
     assert not _closed(invitation.race)
 
 
-def test_a_block_closes_the_lobby_of_the_invitations_it_cancels(
-    alice: Player, bob: Player
-) -> None:
+def test_a_block_closes_the_lobby_of_the_invitations_it_cancels(alice: Player, bob: Player) -> None:
     befriend(alice, bob)
     (invitation,) = _invite(alice, bob)
     block_create(blocker=bob, blocked=alice)
     assert _closed(invitation.race)
 
 
-def test_the_host_closes_their_lobby_and_only_they_may(
-    alice: Player, bob: Player
-) -> None:
+def test_the_host_closes_their_lobby_and_only_they_may(alice: Player, bob: Player) -> None:
     race = race_create(host=alice, variant="sultan")
     race_join(race=race, player=bob)
     with pytest.raises(RaceRefused) as refused:

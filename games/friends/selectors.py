@@ -95,7 +95,8 @@ def followed_players(*, player: Player) -> list[Followed]:
         if row.followee.is_guest or row.followee.deleted_at is not None:
             return False
         setting = settings.get(row.followee_id, INVITE_FRIENDS)
-        return setting == INVITE_ANYONE or (setting == INVITE_FRIENDS and bool(row.back))
+        back = bool(getattr(row, "back", False))  # the query's annotation
+        return setting == INVITE_ANYONE or (setting == INVITE_FRIENDS and back)
 
     return [
         Followed(

@@ -41,7 +41,7 @@ def _invite_from_profile(
         form.locator('input[name="automatic_moves"]').check()
     form.locator("button[type=submit]").click()
     page.wait_for_url("**/r/*/")
-    return page.url.rstrip("/").rsplit("/", 1)[1]
+    return str(page.url).rstrip("/").rsplit("/", 1)[1]
 
 
 def _toast(page: Any, inviter: str) -> Any:

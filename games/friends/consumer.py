@@ -158,7 +158,11 @@ class SiteConsumer(TwoReaderConsumer):
             message = protocol.invitation(version=version, payload=event["invitation"])
         elif kind == "invitation_closed":
             message = protocol.invitation_closed(
-                version=version, invitation_id=event["id"], status=event["status"], who=event["who"]
+                version=version,
+                invitation_id=event["id"],
+                status=event["status"],
+                who=event["who"],
+                side=event.get("side", "inviter"),
             )
         else:
             message = protocol.presence(

@@ -102,14 +102,18 @@ def invitation(*, version: int, payload: dict[str, Any]) -> dict[str, Any]:
     return {"type": "invitation", "v": version, "invitation": invitation_shown(payload)}
 
 
-def invitation_closed(*, version: int, invitation_id: int, status: str, who: str) -> dict[str, Any]:
-    """An invitation answered or expired: to its inviter (told who and how) and invitee."""
+def invitation_closed(
+    *, version: int, invitation_id: int, status: str, who: str, side: str
+) -> dict[str, Any]:
+    """An invitation answered or expired: to its inviter (`side` "inviter": told who and
+    how) and to its invitee (`side` "invitee": their tabs drop it, nothing more to say)."""
     return {
         "type": "invitation_closed",
         "v": version,
         "id": invitation_id,
         "status": status,
         "who": who,
+        "side": side,
     }
 
 

@@ -67,6 +67,7 @@ class Followed:
     username: str
     friend: bool  # they follow back
     online: bool
+    invitable: bool = False  # their setting lets `player` invite them (invite_refusal)
 
 
 def followed_players(*, player: Player) -> list[Followed]:
@@ -82,12 +83,28 @@ def followed_players(*, player: Player) -> list[Followed]:
         .order_by("-back", "followee__nickname", "followee_id")
     )
     online = presence_online(player_ids=[r.followee_id for r in rows if r.back])
+    # Who may be invited, as invite_refusal decides it, in one query: a followed player
+    # is never blocked either way (a block deletes the follows and refuses new ones).
+    settings = dict(
+        InvitePrivacy.objects.filter(player_id__in=[r.followee_id for r in rows]).values_list(
+            "player_id", "invitations"
+        )
+    )
+
+    def invitable(row: Follow) -> bool:
+        if row.followee.is_guest or row.followee.deleted_at is not None:
+            return False
+        setting = settings.get(row.followee_id, INVITE_FRIENDS)
+        back = bool(getattr(row, "back", False))  # the query's annotation
+        return setting == INVITE_ANYONE or (setting == INVITE_FRIENDS and back)
+
     return [
         Followed(
             r.followee,
             r.followee.user.username if r.followee.user is not None else "",
             r.back,
             r.followee_id in online,
+            invitable(r),
         )
         for r in rows
     ]
@@ -128,6 +145,7 @@ class Relation:
     following: bool
     follows_you: bool
     blocked: bool  # the visitor blocks them
+    may_invite: bool = False  # their setting lets the visitor invite them (invite_refusal)
 
 
 def relation_of(*, viewer: Player | None, other: Player) -> Relation | None:
@@ -138,6 +156,7 @@ def relation_of(*, viewer: Player | None, other: Player) -> Relation | None:
         following=follows(follower=viewer, followee=other),
         follows_you=follows(follower=other, followee=viewer),
         blocked=blocks(blocker=viewer, blocked=other),
+        may_invite=invite_refusal(inviter=viewer, invitee=other) is None,
     )
 
 
@@ -148,10 +167,10 @@ def friends_daily(*, player: Player, day: date, variant: str) -> list[Standing]:
 
 
 def lobby_invitable(*, player: Player, race: Race) -> list[Followed]:
-    """`player`'s friends not seated in `race`: whom its lobby may invite."""
+    """Whom `player` follows and may invite, not seated in `race`: whom its lobby may invite."""
     seated = set(
         RaceEntry.objects.filter(race=race, left_at__isnull=True).values_list(
             "player_id", flat=True
         )
     )
-    return [f for f in followed_players(player=player) if f.friend and f.player.pk not in seated]
+    return [f for f in followed_players(player=player) if f.invitable and f.player.pk not in seated]

@@ -30,7 +30,7 @@ from games.friends.presence import presence_online
 from games.friends.selectors import blocks, follows, friends_are, invite_refusal
 from games.models import Player, Race, RaceEntry, RaceStatus
 from games.quotas.quotas import quota_take
-from games.races.services import RaceRefused, race_create, race_join
+from games.races.services import RaceRefused, race_close_if_alone, race_create, race_join
 
 INVITATION_TTL: Final = timedelta(minutes=2)
 MAX_INVITEES: Final = 7  # a race seats 8
@@ -80,10 +80,14 @@ def block_create(*, blocker: Player, blocked: Player) -> None:
             ).delete()
             if were_friends:
                 _tell_presence_shared(blocker, blocked, shared=False)
-            Invitation.objects.filter(
+            pending = Invitation.objects.filter(
                 Q(inviter=blocker, invitee=blocked) | Q(inviter=blocked, invitee=blocker),
                 status=InvitationStatus.PENDING,
-            ).update(status=InvitationStatus.DECLINED, answered_at=timezone.now())
+            )
+            race_ids = set(pending.values_list("race_id", flat=True))
+            pending.update(status=InvitationStatus.DECLINED, answered_at=timezone.now())
+            for race_id in sorted(race_ids):
+                _lobby_close_if_unwanted(race_id)
     except IntegrityError:
         raise FriendRefused("oneself", _("you cannot block yourself")) from None
 
@@ -192,6 +196,8 @@ def invitation_answer(*, invitation_id: int, player: Player, accept: bool) -> In
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
         _tell_closed(invitation, invitation.status)
+        if not accept:
+            _lobby_close_if_unwanted(invitation.race_id)
     return invitation
 
 
@@ -213,18 +219,36 @@ def invitations_expire(*, player: Player) -> int:
             if taken:
                 closed += 1
                 _tell_closed(invitation, "expired")
+                _lobby_close_if_unwanted(invitation.race_id)
     return closed
 
 
 def _tell_closed(invitation: Invitation, status: str) -> None:
+    """Both sides hear it, each as theirs: the inviter is told who answered and how; the
+    invitee's other tabs only drop the invitation (their answer is no news to them)."""
     who = invitation.invitee.nickname
-    ids = (invitation.inviter_id, invitation.invitee_id)
+    sides = ((invitation.inviter_id, "inviter"), (invitation.invitee_id, "invitee"))
 
     def tell() -> None:
-        for pid in ids:
-            site_tell_now(pid, "invitation_closed", id=invitation.pk, status=status, who=who)
+        for pid, side in sides:
+            site_tell_now(
+                pid, "invitation_closed", id=invitation.pk, status=status, who=who, side=side
+            )
 
     transaction.on_commit(tell)
+
+
+def _lobby_close_if_unwanted(race_id: int) -> None:
+    """The lobby an invitation seated its inviter in closes once no invitation to it is
+    pending or accepted and its host sits there alone: an unanswered invitation never
+    leaves its inviter hosting an empty lobby (which would keep them out of tournaments)."""
+    wanted = Invitation.objects.filter(
+        Q(status=InvitationStatus.ACCEPTED)
+        | Q(status=InvitationStatus.PENDING, expires_at__gt=timezone.now()),
+        race_id=race_id,
+    )
+    if not wanted.exists():
+        race_close_if_alone(race_id=race_id)
 
 
 def _tell_all(payloads: list[tuple[int, dict[str, Any]]]) -> None:

@@ -30,7 +30,7 @@ from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.fairness.worth import established_opponents
 from games.friends.headtohead import head_to_head
 from games.friends.selectors import relation_of
-from games.i18n.labels import variant_label
+from games.i18n.labels import variant_choices, variant_label
 from games.models import Game, Player, RaceStatus
 from games.pages.refusals import unknown_variant
 from games.practice.selectors import player_variant_stats
@@ -146,6 +146,9 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     viewer = player_for_request(request)
     if (relation := relation_of(viewer=viewer, other=player)) is not None and viewer is not None:
         context["relation"] = relation
+        # The invitation offers the race form's choices, as /friends/ does.
+        context["invite_variants"] = variant_choices()
+        context["default_variant"] = DEFAULT_VARIANT
         context["head_to_head"] = head_to_head(me=viewer, other=player)
     return render(request, "profile.html", context)
 

@@ -36,6 +36,7 @@ from games.races.protocol import BadMessage, ClientMessage, encode, error, parse
 from games.races.publisher import Publisher, race_group
 from games.races.selectors import race_game_id, race_history, race_snapshot, race_version
 from games.races.services import (
+    race_close,
     race_close_if_over,
     race_leave,
     race_move,
@@ -308,6 +309,12 @@ class RaceConsumer(TwoReaderConsumer):
             await self._presence(-1)
             self.racer = False
             await self._send(await db(race_snapshot)(race_id=self.race_id, player=self.player))
+
+    async def on_close(self, message: ClientMessage) -> None:
+        # The host's seat goes with the lobby: this socket stays open as a spectator's.
+        if await self._lobby_change(race_close):
+            await self._presence(-1)
+            self.racer = False
 
     async def on_start(self, message: ClientMessage) -> None:
         await self._lobby_change(

@@ -20,7 +20,7 @@ from games.engine import GameState, apply_with_events, finish_line, legal_moves,
 
 MAX_FRAME_BYTES: Final = 4096
 CLIENT_TYPES: Final = frozenset(
-    {"move", "resign", "ready", "leave", "start", "rematch", "sync", "ping"}
+    {"move", "resign", "ready", "leave", "close", "start", "rematch", "sync", "ping"}
 )
 MAX_ID: Final = 64
 MAX_TOKEN: Final = 8
@@ -186,6 +186,11 @@ def started(*, version: int) -> dict[str, Any]:
 
 def end(*, version: int, race: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": "end", "v": version, "race": race, "results": results}
+
+
+def closed(*, version: int) -> dict[str, Any]:
+    """A lobby closed before its start (by its host, or left alone by its invitations)."""
+    return {"type": "closed", "v": version}
 
 
 def rematch(*, version: int, code: str) -> dict[str, Any]:

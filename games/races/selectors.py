@@ -133,6 +133,8 @@ def race_info(*, race: Race) -> dict[str, Any]:
         "seat_limit": race.seat_limit,
         "starts_at": _iso(race.starts_at),
         "ends_at": _iso(race.ends_at),
+        # A lobby closed before any start (races/services.race_close): nothing was played.
+        "closed": race.status == RaceStatus.FINISHED and race.starts_at is None,
     }
     if race_deal_public(race=race):
         info["seed"] = str(race.seed)

@@ -223,6 +223,48 @@ def race_leave(*, race: Race, player: Player) -> int:
         return race_announce_racers(race_id=locked.pk)
 
 
+def race_close(*, race: Race, player: Player) -> int:
+    """The host closes their private lobby: every seat is given up and nobody may join.
+
+    A closed lobby is a race that finished without starting (no games, no results,
+    no `race_finished` signal: nothing was played to rate or rank); its page says so.
+    """
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().get(pk=race.pk)
+        if locked.host_id != player.pk or locked.public:
+            raise RaceRefused("not_host", _("only the host closes the lobby"))
+        if locked.status != RaceStatus.LOBBY:
+            raise RaceRefused("not_open", _("the race has started: resign instead"))
+        return _lobby_close(locked)
+
+
+def race_close_if_alone(*, race_id: int) -> bool:
+    """Close a private lobby whose host sits alone in it (their invitations declined or
+    expired, nobody come by the link); True if this call closed it."""
+    with transaction.atomic():
+        locked = Race.objects.select_for_update().filter(pk=race_id).first()
+        if locked is None or locked.status != RaceStatus.LOBBY or locked.public:
+            return False
+        seated = list(
+            RaceEntry.objects.filter(race=locked, left_at__isnull=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        if seated not in ([], [locked.host_id]):
+            return False
+        _lobby_close(locked)
+    return True
+
+
+def _lobby_close(locked: Race) -> int:
+    now = timezone.now()
+    RaceEntry.objects.filter(race=locked, left_at__isnull=True).update(left_at=now, ready=False)
+    locked.status = RaceStatus.FINISHED
+    locked.finished_at = now
+    locked.save(update_fields=["status", "finished_at"])
+    return race_change(race_id=locked.pk, message=lambda v: protocol.closed(version=v))
+
+
 def race_set_ready(*, race: Race, player: Player, ready: bool) -> int:
     with transaction.atomic():
         locked = Race.objects.select_for_update().get(pk=race.pk)

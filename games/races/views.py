@@ -83,6 +83,7 @@ def _page_context(
         "player": player,
         "role": role,
         "in_lobby": race.status == RaceStatus.LOBBY,
+        "closed": race.status == RaceStatus.FINISHED and race.starts_at is None,
         "variant_label": variant_label(race.variant),
         "time_limit_label": _time_limit_label(minutes, seconds),
         # An open deal's number is public from the start; a secret one only in the results.

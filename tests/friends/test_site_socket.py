@@ -113,3 +113,28 @@ async def test_a_flooding_client_is_told_once_then_closed(alice: Player, setting
     assert [f["type"] for f in frames].count("error") == 1
     assert next(f for f in frames if f["type"] == "error")["code"] == "flood"
     await site.close()
+
+
+async def test_a_decline_tells_the_inviter_who_and_the_invitee_only_that_it_is_theirs(
+    alice: Player, bob: Player
+) -> None:
+    """#38 point 1: the invitee's tabs must not word the inviter's line."""
+    await db(befriend)(alice, bob)
+    alice_site = await site_connect(await db(session_key)(alice))
+    bob_site = await site_connect(await db(session_key)(bob))
+    (made,) = await db(invitation_send)(inviter=alice, invitees=[bob], address="127.0.0.1")
+    await bob_site.receive_until("invitation")
+    await bob_site.send({"type": "answer", "id": "d1", "invitation": made.pk, "accept": False})
+    got: dict[str, dict[str, Any]] = {}
+    while len(got) < 2:  # the ack and the closing, in whichever order they come
+        frame = await bob_site.receive()
+        if frame["type"] in ("ack", "invitation_closed"):
+            got[frame["type"]] = frame
+    ack, to_bob = got["ack"], got["invitation_closed"]
+    assert (ack["accepted"], ack["url"]) == (False, "")
+    to_alice = await alice_site.receive_until("invitation_closed")
+    assert (to_bob["status"], to_bob["side"]) == ("declined", "invitee")
+    assert (to_alice["status"], to_alice["side"], to_alice["who"]) == ("declined", "inviter", "bob")
+    assert await bob_site.nothing()
+    await alice_site.close()
+    await bob_site.close()

@@ -430,6 +430,26 @@ async def test_a_racer_who_leaves_no_longer_counts_as_here(lobby: Lobby):
     assert entry.connections == 0
 
 
+async def test_the_host_closes_the_lobby_and_every_socket_is_told(lobby: Lobby):
+    from games.models import RaceEntry
+
+    alice = await connect(lobby.race, lobby.keys["alice"])
+    bob = await connect(lobby.race, lobby.keys["bob"])
+    await bob.send({"type": "close"})
+    assert (await bob.receive_until("error"))["code"] == "not_host"
+    await alice.send({"type": "close"})
+    for client in (alice, bob):
+        assert (await client.receive_until("closed"))["type"] == "closed"
+    race = await db(Race.objects.get)(pk=lobby.race.pk)
+    assert (race.status, race.starts_at) == ("finished", None)
+    seated = RaceEntry.objects.filter(race=lobby.race, left_at__isnull=True).exists
+    assert not await db(seated)()
+    await alice.send({"type": "sync", "v": 0, "force": True})
+    assert (await alice.receive_until("snapshot"))["race"]["closed"] is True
+    await alice.close()
+    await bob.close()
+
+
 async def test_a_forced_sync_answers_with_a_snapshot_even_when_current(started: Lobby):
     alice = await connect(started.race, started.keys["alice"])
     await alice.drain()

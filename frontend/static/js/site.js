@@ -8,8 +8,17 @@ import { RaceSocket } from "./race/socket.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const toasts = document.getElementById("site-toasts");
+const live = document.getElementById("site-live"); // a polite live region: what arrives is read out
 const shown = new Map(); // invitation id → its toast
 let answers = 0;
+let before = null; // where focus was when Alt+I took it to an invitation, to give it back
+
+/** Read `text` out to screen readers (a live region only speaks what changes in it). */
+function say(text) {
+  if (!live) return;
+  live.textContent = "";
+  requestAnimationFrame(() => { live.textContent = text; });
+}
 
 function el(tag, props = {}, children = []) {
   const node = Object.assign(document.createElement(tag), props);
@@ -23,12 +32,21 @@ function note(text) {
   close.addEventListener("click", () => toast.remove());
   toast.append(close);
   toasts.append(toast);
+  say(text);
   setTimeout(() => toast.remove(), 8000);
 }
 
 function drop(id) {
   const toast = shown.get(id);
-  if (toast) { toast.remove(); shown.delete(id); }
+  if (!toast) return;
+  const focused = toast.contains(document.activeElement);
+  toast.remove();
+  shown.delete(id);
+  if (focused) {
+    if (before?.isConnected) before.focus();
+    else document.getElementById("main")?.focus();
+  }
+  if (focused || !shown.size) before = null;
 }
 
 function invitationText(inv) {
@@ -44,22 +62,49 @@ function showInvitation(inv) {
   if (shown.has(inv.id) || left <= 0) return;
   const accept = el("button", { type: "button", className: "btn btn-small btn-primary", textContent: gettext("Accept") });
   const decline = el("button", { type: "button", className: "btn btn-small", textContent: gettext("Decline") });
-  const toast = el("div", { className: "site-toast", role: "alertdialog", ariaLabel: gettext("Invitation") }, [
-    el("p", { textContent: invitationText(inv) }),
+  const text = invitationText(inv);
+  const toast = el("div", { className: "site-toast", role: "group", ariaLabel: gettext("Invitation") }, [
+    el("p", { textContent: text }),
+    el("p", { className: "site-toast-keys", textContent: gettext("Alt+I: answer · Escape: decline") }),
     el("div", { className: "site-toast-actions" }, [accept, decline]),
   ]);
   toast.dataset.invitation = String(inv.id);
+  let answered = false;
   const answer = (yes) => {
+    if (answered) return; // once: Escape after a click (or twice) asks nothing more
+    answered = true;
     accept.disabled = decline.disabled = true;
     answers += 1;
     socket.request({ type: "answer", id: `answer-${inv.id}-${answers}`, invitation: inv.id, accept: yes });
   };
   accept.addEventListener("click", () => answer(true));
   decline.addEventListener("click", () => answer(false));
-  toast.addEventListener("keydown", (e) => { if (e.key === "Escape") answer(false); });
+  // Escape declines only from inside the invitation: focus goes there by Alt+I, never by itself.
+  toast.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    answer(false);
+  });
   shown.set(inv.id, toast);
   toasts.append(toast);
+  say(`${text}. ${gettext("Press Alt+I to answer it.")}`);
   setTimeout(() => drop(inv.id), left);
+}
+
+/** Alt+I: to the newest invitation's Accept (again: back where you were). */
+function onKey(e) {
+  if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== "KeyI") return;
+  const newest = [...shown.values()].at(-1);
+  if (!newest) return;
+  e.preventDefault();
+  if (newest.contains(document.activeElement)) {
+    (before?.isConnected ? before : document.getElementById("main"))?.focus();
+    before = null;
+    return;
+  }
+  before = document.activeElement;
+  newest.querySelector("button:not(:disabled)")?.focus();
 }
 
 const CLOSED = {
@@ -88,7 +133,12 @@ function onMessage(message) {
       showInvitation(message.invitation);
       break;
     case "invitation_closed":
-      if (shown.has(message.id)) { drop(message.id); break; }
+      drop(message.id);
+      // The invitee's own answer is no news to them: the tab that answered says so, once (ack).
+      if (message.side === "invitee") {
+        if (message.status === "expired") note(gettext("An invitation expired without an answer."));
+        break;
+      }
       note(interpolate(CLOSED[message.status]?.() ?? CLOSED.declined(), { name: message.who }, true));
       break;
     case "friend":
@@ -96,7 +146,10 @@ function onMessage(message) {
       break;
     case "ack":
       if (message.accepted) window.location.assign(message.url);
-      else drop(message.invitation);
+      else {
+        drop(message.invitation);
+        note(gettext("Invitation declined."));
+      }
       break;
     case "reject":
       note(message.message);
@@ -110,4 +163,5 @@ const scheme = window.location.protocol === "https:" ? "wss" : "ws";
 const onState = (state) => { document.documentElement.dataset.siteSocket = state; };
 const socket = new RaceSocket(`${scheme}://${window.location.host}/ws/site/`, { onMessage, onState });
 socket.open();
+document.addEventListener("keydown", onKey);
 window.addEventListener("pagehide", () => socket.stop());

@@ -78,6 +78,10 @@ function receive(message) {
       moveGhost();
       draw();
       break;
+    case "closed":
+      state.applyClosed();
+      draw();
+      break;
     case "rematch": {
       // Every racer who joins it from here is broadcast again: announce the first only.
       const news = state.race?.rematch !== message.code;
@@ -127,6 +131,7 @@ function draw() {
   root.dataset.role = state.you.role;
   const arena = phase === "countdown" || phase === "racing";
   show(byId("race-lobby"), phase === "lobby");
+  show(byId("race-closed"), phase === "closed");
   show(byId("race-arena"), arena || phase === "finished");
   if (phase === "lobby") lobby.render(state, { connected });
   if (arena) {
@@ -148,6 +153,8 @@ function announcePhase(now) {
     said.say("phase", interpolate(ngettext("The race starts in %s second.", "The race starts in %s seconds.", seconds), [seconds]));
   } else if (phase === "racing" && state.startsAt !== null && now - state.startsAt < 3000) {
     said.say("phase", state.isRacer ? gettext("Go! Space draws a card.") : gettext("The race is on."));
+  } else if (phase === "closed") {
+    said.say("phase", gettext("This lobby is closed: nothing was played."));
   } else if (phase === "finished" && state.results) {
     const mine = state.results.find((r) => r.player === state.me);
     const who = mine ? " " + interpolate(gettext("You finished %(rank)s of %(count)s: %(result)s."), { rank: ordinal(mine.rank), count: state.results.length, result: RESULT_TEXT[mine.status] ?? mine.status }, true) : "";

@@ -48,6 +48,7 @@ export class ClockView {
       time = clockText(left);
       urgency = left <= CRITICAL_MS ? "critical" : left <= URGENT_MS ? "urgent" : "";
     } else if (phase === "finished") label = gettext("Race over");
+    else if (phase === "closed") label = gettext("Lobby closed");
     this.#title(phase, time, state);
     this.#box.dataset.state = phase;
     this.#box.dataset.urgency = urgency;

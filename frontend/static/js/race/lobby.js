@@ -20,6 +20,7 @@ export class LobbyView {
   #start = byId("lobby-start");
   #ready = byId("lobby-ready");
   #leave = byId("lobby-leave");
+  #close = byId("lobby-close");
   #hint = byId("lobby-hint");
   #alert = byId("lobby-alert");
   #title = byId("lobby-actions-title");
@@ -33,6 +34,7 @@ export class LobbyView {
     this.#ready.addEventListener("click", () => this.#toggleReady());
     this.#start.addEventListener("click", () => this.#askStart());
     this.#leave.addEventListener("click", () => this.#ask({ type: "leave" }, this.#leave));
+    this.#close.addEventListener("click", () => this.#ask({ type: "close" }, this.#close));
     byId("share-copy").addEventListener("click", () => this.#copy());
     byId("share-link").addEventListener("focus", (e) => e.target.select());
   }
@@ -71,7 +73,7 @@ export class LobbyView {
   showError(message) {
     this.#alert.textContent = message ? message[0].toUpperCase() + message.slice(1) + "." : "";
     show(this.#alert, Boolean(message));
-    for (const b of [this.#ready, this.#start, this.#leave]) b.removeAttribute("aria-busy");
+    for (const b of [this.#ready, this.#start, this.#leave, this.#close]) b.removeAttribute("aria-busy");
   }
 
   #paintList(state) {
@@ -122,6 +124,7 @@ export class LobbyView {
     show(this.#start, state.isHost);
     show(this.#ready, !state.isHost);
     show(this.#leave, !state.isHost);
+    show(this.#close, state.isHost); // the host's way out: the lobby closes with them
     let hint;
     if (state.isHost) {
       const canStart = seated >= MIN_RACERS && connected;
@@ -147,6 +150,7 @@ export class LobbyView {
     show(this.#start, false);
     show(this.#ready, false);
     show(this.#leave, state.isRacer);
+    show(this.#close, false);
     this.#hint.textContent = gettext(
       "A public race: the countdown starts as soon as a second racer is in, and more may join until it ends. Keep this page open.",
     );

@@ -24,7 +24,7 @@ export class RaceState {
    */
   phase(now) {
     const status = this.race?.status;
-    if (status === "finished") return "finished";
+    if (status === "finished") return this.race.closed ? "closed" : "finished";
     if (status === "running") return this.startsAt !== null && now < this.startsAt ? "countdown" : "racing";
     return "lobby";
   }
@@ -77,6 +77,13 @@ export class RaceState {
   applyEnd({ race, results }) {
     this.race = { ...this.race, ...race };
     this.results = results;
+  }
+
+  /** The lobby closed before its start: nobody is seated any more. */
+  applyClosed() {
+    this.race = { ...this.race, status: "finished", closed: true };
+    this.racers = [];
+    this.you = { ...this.you, role: "spectator", game: null };
   }
 
   applyRematch({ code }) {

@@ -54,12 +54,8 @@ from games.races.socket_db import (
 )
 
 # The friends' socket shares these (games/friends/consumer.py).
-from games.races.socket_line import (
-    CLOSE_NOT_FOUND,
-    CLOSE_POLICY,
-    UNAVAILABLE,
-    LineConsumer,
-)
+from games.races.socket_line import CLOSE_NOT_FOUND, UNAVAILABLE, LineConsumer
+from games.races.socket_line import CLOSE_POLICY as CLOSE_POLICY
 from games.races.socket_line import CLOSE_SILENT as CLOSE_SILENT
 from games.races.socket_line import CLOSE_TOO_BIG as CLOSE_TOO_BIG
 from games.races.socket_line import FLOOD_CLOSE_AFTER as FLOOD_CLOSE_AFTER

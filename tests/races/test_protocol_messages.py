@@ -41,11 +41,13 @@ def test_each_client_message_parses_into_its_own_frozen_type(frame, parsed):
     assert message == parsed
     assert type(message) is type(parsed)
     assert dataclasses.is_dataclass(message)
-    assert type(message).__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert getattr(type(message), "__dataclass_params__").frozen  # noqa: B009
 
 
 def test_a_resignation_is_a_move_whose_token_is_resign():
-    assert parse_client_message('{"type":"resign","id":"r","seq":0}').token == "resign"
+    message = parse_client_message('{"type":"resign","id":"r","seq":0}')
+    assert isinstance(message, Resign)
+    assert message.token == "resign"
 
 
 @pytest.mark.parametrize("kind", ["[]", '["move"]', '{"a": 1}', "null", "7"])

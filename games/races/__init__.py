@@ -7,9 +7,12 @@ races and lists them, models.py keeps a finished race's ranking, signals.py
 tells rooms above that a race finished. Announcing changes: outbox.py (each
 change's announcement written with it), publisher.py (sending them once
 committed, the sweep, presence). The socket: consumer.py (thin: parse, call,
-send), protocol.py (every message's shape, both ways), fanout.py (a socket's
-progress coalesced), socket_loop.py (one reader task per input), socket_db.py
-(its database calls), limits.py (frame and connection rates, every socket's admission), routing.py.
+send), protocol.py (every message's shape, both ways: a frozen type per client
+message), fanout.py (a socket's progress coalesced), socket_loop.py (one reader
+task per input), socket_line.py (rates, the inbox, the heartbeat), socket_db.py
+(its database calls, one per client message, refusals decided there), clock.py
+(one race-end timer per race per process), limits.py (frame and connection
+rates, every socket's admission), routing.py.
 
 May import: games.store, games.fairness (which rated games rank), games.accounts,
 games.bots (a bot's pace on the move path; the house bot's sockets in limits),

@@ -1,8 +1,9 @@
 """The race socket's messages: parsing what clients send, shaping what they get.
 
 docs/protocol.md is the reference; this module is its executable half. Client
-messages are checked here field by field, so the consumer only ever sees a
-well-formed `ClientMessage`.
+messages are checked here field by field and parsed into a frozen type each
+(`Move`, `Resign`, `Ready`, …: `ClientMessage`), so the consumer only ever sees
+a well-formed one and dispatches on its type.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from django.utils.translation import gettext as _
 
@@ -19,9 +20,6 @@ from games.common.errors import BadInput
 from games.engine import GameState, apply_with_events, finish_line, legal_moves, player_view
 
 MAX_FRAME_BYTES: Final = 4096
-CLIENT_TYPES: Final = frozenset(
-    {"move", "resign", "ready", "leave", "close", "start", "rematch", "sync", "ping"}
-)
 MAX_ID: Final = 64
 MAX_TOKEN: Final = 8
 
@@ -30,16 +28,74 @@ class BadMessage(BadInput):
     """A frame that is not a valid client message: answered with an error, nothing changes."""
 
 
+# Client → server: one frozen type per message (docs/protocol.md §3), so the
+# consumer dispatches with `match` and a handler sees only its own fields.
+
+
 @dataclass(frozen=True, slots=True)
-class ClientMessage:
-    type: str
-    token: str = ""
-    id: str = ""
-    seq: int = 0
-    ready: bool = False
-    version: int = 0
-    game: int | None = None  # optional on moves: the game the client believes it plays
-    force: bool = False  # on sync: a snapshot even when the version is current
+class Move:
+    token: str
+    id: str
+    seq: int
+    game: int | None = None  # optional: the game the client believes it plays
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A move whose token is always `resign`: answered like a move (ack or reject)."""
+
+    id: str
+    seq: int
+    game: int | None = None
+    kind: ClassVar[str] = "resign"
+
+    @property
+    def token(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    ready: bool = True
+    kind: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    kind: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    kind: ClassVar[str] = "close"
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    kind: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    kind: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    version: int
+    force: bool = False  # a snapshot even when the version is current
+    kind: ClassVar[str] = "sync"
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    kind: ClassVar[str] = "ping"
+
+
+PlayMessage = Move | Resign
+LobbyMessage = Ready | Leave | Close | Start | Rematch
+ClientMessage = Move | Resign | Ready | Leave | Close | Start | Rematch | Sync | Ping
 
 
 def parse_client_message(text: str | None) -> ClientMessage:
@@ -53,24 +109,39 @@ def parse_client_message(text: str | None) -> ClientMessage:
 
 
 def _message(data: dict[str, Any]) -> ClientMessage:
-    kind = data.get("type")
-    if kind not in CLIENT_TYPES:
-        raise BadMessage(
-            "unknown_type", _("unknown message type %(type)r") % {"type": str(kind)[:40]}
-        )
-    if kind in ("move", "resign"):
-        token = "resign" if kind == "resign" else fields.text(data, "token", MAX_TOKEN)
-        game = fields.whole(data, "game") if data.get("game") is not None else None
-        move_id = fields.text(data, "id", MAX_ID)
-        return ClientMessage(
-            kind, token=token, id=move_id, seq=fields.whole(data, "seq"), game=game
-        )
-    if kind == "ready":
-        return ClientMessage(kind, ready=fields.flag(data, "ready", True))
-    if kind == "sync":
-        force = fields.flag(data, "force", False)
-        return ClientMessage(kind, version=fields.whole(data, "v"), force=force)
-    return ClientMessage(kind)
+    # Fields are read in the order the previous parser read them, so that a
+    # frame with several bad fields is refused for the same one.
+    match data.get("type"):
+        case "move":
+            token = fields.text(data, "token", MAX_TOKEN)
+            game = _game(data)
+            return Move(token, fields.text(data, "id", MAX_ID), fields.whole(data, "seq"), game)
+        case "resign":
+            game = _game(data)
+            return Resign(fields.text(data, "id", MAX_ID), fields.whole(data, "seq"), game)
+        case "ready":
+            return Ready(fields.flag(data, "ready", True))
+        case "sync":
+            force = fields.flag(data, "force", False)
+            return Sync(fields.whole(data, "v"), force)
+        case "leave":
+            return Leave()
+        case "close":
+            return Close()
+        case "start":
+            return Start()
+        case "rematch":
+            return Rematch()
+        case "ping":
+            return Ping()
+        case kind:
+            raise BadMessage(
+                "unknown_type", _("unknown message type %(type)r") % {"type": str(kind)[:40]}
+            )
+
+
+def _game(data: dict[str, Any]) -> int | None:
+    return fields.whole(data, "game") if data.get("game") is not None else None
 
 
 def own_view(state: GameState, seq: int, moves: int | None = None) -> dict[str, Any]:

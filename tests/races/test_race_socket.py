@@ -169,6 +169,7 @@ async def test_a_tie_on_cards_goes_to_who_reached_the_count_first(started: Lobby
         ("{not json", "bad_json"),
         ("[1, 2]", "bad_json"),
         ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": ["move"]}', "unknown_type"),
         ('{"type": "move", "token": "draw"}', "bad_message"),
         ('{"type": "move", "token": "draw", "id": "x", "seq": -1}', "bad_message"),
         ('{"type": "ready", "ready": "yes"}', "bad_message"),

@@ -147,6 +147,11 @@ def race_deal_sealed(*, race: Race, now: datetime | None = None) -> bool:
 def _sealed_by_itself(race: Race, now: datetime) -> bool:
     if not race_has_ended(race=race, now=now):
         return True
+    if race.status == RaceStatus.FINISHED and race.starts_at is None:
+        # A lobby closed before its start (races/services.race_close): nobody saw its
+        # deal, and publishing it would hand out a secret deal's number for the
+        # price of opening and closing a lobby.
+        return True
     return race.secret_until is not None and now < race.secret_until
 
 

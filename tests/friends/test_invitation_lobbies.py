@@ -108,6 +108,16 @@ def test_the_host_closes_their_lobby_and_only_they_may(alice: Player, bob: Playe
     assert again.value.code == "not_open"
 
 
+def test_a_closed_lobby_keeps_its_deal_secret(alice: Player) -> None:
+    race = race_create(host=alice, variant="sultan")
+    race_close(race=race, player=alice)
+    race.refresh_from_db()
+    info = race_info(race=race)
+    assert info["closed"] is True
+    assert "seed" not in info
+    assert "deal_code" not in info
+
+
 def test_a_closed_invitation_lobby_no_longer_keeps_its_host_out_of_a_tournament(
     alice: Player, bob: Player
 ) -> None:

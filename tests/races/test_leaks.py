@@ -48,6 +48,7 @@ RACE_KEYS = {
     "seat_limit",
     "starts_at",
     "ends_at",
+    "closed",  # a lobby closed before its start: a flag, no deal
     "rematch",
 }
 STATUSES = {"playing", "won", "lost", "resigned", "timeout"}

@@ -32,7 +32,8 @@ RACE_BUTTONS = ["#race-resign", "#race-finish"]
 # The game's controls: not a dialog's, a form's, a menu's, the results' or the board's cards.
 ALL_PRESSABLE = """(root) => [...document.querySelectorAll(
   `${root} :is(button, summary, a[href], [role=button])`)]
-  .filter((el) => !el.closest("dialog, form, .menu-pop, .result-panel, .race-results, .race-lobby, .race-closed"))
+  .filter((el) => !el.closest(
+    "dialog, form, .menu-pop, .result-panel, .race-results, .race-lobby, .race-closed"))
   .filter((el) => !el.closest(".sultan-board") || el.matches(".sb-button"))
   .map((el) => el.id || el.dataset.action || el.parentElement.id)"""
 

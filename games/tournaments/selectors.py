@@ -122,6 +122,18 @@ def tournament_standings(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True, slots=True)
+class RaceRacer:
+    """One racer of a race, as a finished tournament's page names them."""
+
+    player: int
+    nickname: str
+    game: int
+    place: int
+    placed: bool  # ranked and made five moves: the place counts (points.py)
+    points: int | None  # None: the race was voided
+
+
+@dataclass(frozen=True, slots=True)
 class PlayedRace:
     code: str
     game: int
@@ -131,23 +143,51 @@ class PlayedRace:
     cards_played: int
     points: int | None  # None: the race was voided
     ranked: bool
+    # Everyone the race seated, this player included, best place first.
+    seated: tuple[RaceRacer, ...] = ()
 
 
-def tournament_player_races(*, tournament: Tournament, player: Player) -> list[PlayedRace]:
-    """A player's races of the tournament in order, with the points each earned."""
-    score = next(
-        (s for s in tournament_scores(tournament=tournament) if s.player == player.pk), None
+def tournament_races_played(*, tournament: Tournament) -> dict[int, list[PlayedRace]]:
+    """Each player's races of the tournament in order, each naming all its racers with
+    their places, points and games. Two queries whatever the number of players or races
+    (the entries and the results): the page lists every player's races at once."""
+    joined = dict(
+        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", "joined_at")
     )
-    counted = iter(score.race_points if score else [])
-    results = (
-        TournamentResult.objects.filter(tournament_race__tournament=tournament, player=player)
-        .select_related("tournament_race__race", "tournament_race__void")
-        .order_by("tournament_race__scored_at", "tournament_race_id")
+    results = list(
+        TournamentResult.objects.filter(tournament_race__tournament=tournament)
+        .select_related("player", "tournament_race__race", "tournament_race__void")
+        .order_by("tournament_race__scored_at", "tournament_race_id", "pk")
     )
-    played = []
+    counted = [
+        r
+        for r in results
+        if r.tournament_race.scored_at is not None and not hasattr(r.tournament_race, "void")
+    ]
+    # The fold's race_points are in the order it was given the results: hand them back
+    # to the results in that same order.
+    scores = scores_fold(joined=joined, results=(_race_result(r) for r in counted))
+    pending = {score.player: iter(score.race_points) for score in scores}
+    points: dict[int, int] = {}
+    for result in counted:
+        points[result.pk] = next(pending.get(result.player_id, iter(())), 0)
+    fields: dict[int, list[RaceRacer]] = {}
     for result in results:
-        voided = hasattr(result.tournament_race, "void")
-        played.append(
+        fields.setdefault(result.tournament_race_id, []).append(
+            RaceRacer(
+                player=result.player_id,
+                nickname=result.player.nickname,
+                game=result.game_id,
+                place=result.place,
+                placed=result.ranked and result.placed,
+                points=points.get(result.pk),
+            )
+        )
+    for racers in fields.values():
+        racers.sort(key=lambda r: (not r.placed, r.place, r.nickname))
+    played: dict[int, list[PlayedRace]] = {}
+    for result in results:
+        played.setdefault(result.player_id, []).append(
             PlayedRace(
                 code=result.tournament_race.race.code,
                 game=result.game_id,
@@ -155,11 +195,32 @@ def tournament_player_races(*, tournament: Tournament, player: Player) -> list[P
                 racers=result.racers,
                 won=result.won,
                 cards_played=result.cards_played,
-                points=None if voided else next(counted, 0),
+                points=points.get(result.pk),
                 ranked=result.ranked,
+                seated=tuple(fields[result.tournament_race_id]),
             )
         )
     return played
+
+
+def _race_result(result: TournamentResult) -> RaceResult:
+    ended_at = result.tournament_race.scored_at
+    assert ended_at is not None  # only scored races are folded
+    return RaceResult(
+        result.player_id,
+        result.place,
+        result.racers,
+        result.won,
+        result.cards_played,
+        result.ranked,
+        ended_at,
+        result.placed,
+    )
+
+
+def tournament_player_races(*, tournament: Tournament, player: Player) -> list[PlayedRace]:
+    """A player's races of the tournament in order, with the points each earned."""
+    return tournament_races_played(tournament=tournament).get(player.pk, [])
 
 
 def tournament_of_race(*, race_id: int) -> Tournament | None:

@@ -24,7 +24,7 @@ from games.tournaments.selectors import (
     FINISHED,
     tournament_by_code,
     tournament_phase,
-    tournament_player_races,
+    tournament_races_played,
     tournament_standings,
     tournaments_listed,
 )
@@ -121,11 +121,8 @@ def _page_context(
         if player is not None
         else None
     )
-    played = {}
-    if phase == FINISHED:
-        for row in rows:
-            who = Player(pk=row["player"])
-            played[row["player"]] = tournament_player_races(tournament=tournament, player=who)
+    # Every player's races at once: one read, however many players (no query a row).
+    played = tournament_races_played(tournament=tournament) if phase == FINISHED else {}
     return {
         "tournament": tournament,
         "name": tournament_display_name(tournament),

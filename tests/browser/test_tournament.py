@@ -166,9 +166,13 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(live, new
     assert [row[1] for row in table] == ["alice", "bob", "charlie"]
     assert [row[2] for row in table] == ["3", "3", "0"]
     assert [row[3] for row in table] == ["2", "2", "2"]
-    replays = dave.locator(".played-races a")
+    replays = dave.locator(".played-races > li > a")
     expect(replays).to_have_count(6)
     assert replays.first.get_attribute("href").endswith("/replay/")
+    # Each race names its three racers, each with their game's replay.
+    racers = dave.locator(".played-races .race-field a")
+    expect(racers).to_have_count(18)
+    assert racers.first.get_attribute("href").endswith("/replay/")
     shot(dave, "tournament-finished-en-desktop")
     _shots(new_page, shot, tournament_url, "tournament-finished")
     no_js_errors(alice, bob, charlie, dave)

@@ -5,6 +5,9 @@ import { gettext } from "../i18n.js";
 
 const root = document.getElementById("tournament");
 const body = document.getElementById("standings-body");
+// The server-drawn streak mark (an SVG with a text alternative: an emoji is a blank box
+// where the font lacks it), cloned for each racer on fire.
+const fireMark = document.getElementById("fire-mark");
 const me = Number(root.dataset.player || 0);
 let seen = -1;
 // The race this page last took its entrant to (kept across the trip there and back):
@@ -25,24 +28,18 @@ function row(r, finished) {
   tr.dataset.player = String(r.player);
   if (r.player === me) tr.className = "is-you";
   tr.append(cell("#", String(r.rank), "num"));
-  const name = cell(gettext("Player"), r.nickname);
+  const name = cell(gettext("Player"), r.nickname, "col-name");
   if (r.bot) {
     const tag = document.createElement("span");
     tag.className = "tag tag-bot";
     tag.textContent = gettext("BOT");
     name.append(" ", tag);
   }
-  tr.append(name, cell(gettext("Points"), String(r.points), "num"), cell(gettext("Races"), String(r.races), "num"));
+  tr.append(name, cell(gettext("Points"), String(r.points), "num"), cell(gettext("Races"), String(r.races), "num col-races"));
   const streak = cell(gettext("Streak"), String(r.streak), "num");
-  if (r.fire) {
-    const fire = document.createElement("span");
-    fire.className = "fire";
-    fire.title = gettext("On fire: points double");
-    fire.textContent = "🔥";
-    streak.append(" ", fire);
-  }
+  if (r.fire && fireMark) streak.append(" ", fireMark.content.firstElementChild.cloneNode(true));
   tr.append(streak);
-  const now = cell(gettext("Now"), "");
+  const now = cell(gettext("Now"), "", "col-now");
   if (finished) {
     now.textContent = "—";
   } else if (r.race) {

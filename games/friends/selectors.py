@@ -179,6 +179,36 @@ def lobby_invitable(*, player: Player, race: Race) -> list[Followed]:
 
 
 @dataclass(frozen=True, slots=True)
+class Follower:
+    player: Player
+    username: str
+    friend: bool  # `player` follows them back
+    online: bool  # a friend only: presence is never shown to one who is not
+
+
+def followers_of(*, player: Player) -> list[Follower]:
+    """Who follows `player`, those not followed back first (they are the news); friends
+    with whether they are online, as `followed_players` shows them."""
+    back = Follow.objects.filter(follower=player, followee=OuterRef("follower"))
+    rows = list(
+        Follow.objects.filter(followee=player)
+        .select_related("follower__user")
+        .annotate(back=Exists(back))
+        .order_by("back", "follower__nickname", "follower_id")
+    )
+    online = presence_online(player_ids=[r.follower_id for r in rows if r.back])
+    return [
+        Follower(
+            r.follower,
+            r.follower.user.username if r.follower.user is not None else "",
+            r.back,
+            r.follower_id in online,
+        )
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
 class Racing:
     """A friend's race now. `code` is None for a private race the viewer may not see:
     they learn their friend is busy, never the race (whose page its code opens)."""

@@ -31,6 +31,7 @@ from games.friends.models import INVITE_CHOICES
 from games.friends.selectors import (
     blocked_players,
     followed_players,
+    followers_of,
     friends_now,
     invitations_pending,
     invite_privacy,
@@ -71,6 +72,7 @@ def friends_page(request: HttpRequest, player: Player) -> HttpResponse:
     now = friends_now(viewer=player, friends=[f.player.pk for f in followed if f.friend])
     context = {
         "followed": [(f, now.get(f.player.pk)) for f in followed],
+        "followers": followers_of(player=player),
         "blocked": list(blocked_players(player=player)),
         "invitations": list(invitations_pending(invitee=player)),
         "privacy": invite_privacy(player=player),

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.daily.rules import daily_today
-from games.friends.models import Follow
+from games.friends.models import Block, Follow
+from games.friends.presence import presence_join
 from games.friends.services import invitation_send
 from games.models import Player, Race
 from games.races.services import race_create, race_join, race_start
@@ -132,3 +133,45 @@ def test_the_page_reads_what_friends_do_in_queries_that_do_not_grow_with_them(
         page = client.get("/friends/").content.decode()
     assert page.count("racing now") == 5
     assert page.count("friend-daily") == 5
+
+
+def test_followers_are_listed_with_follow_back_and_block(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    Follow.objects.create(follower=charlie, followee=alice)
+    page = _page(alice)
+    charlie_row = _row(page, "charlie", "followers-title")
+    assert 'action="/@/charlie/follow"' in charlie_row
+    assert 'action="/@/charlie/block"' in charlie_row
+    bob_row = _row(page, "bob", "followers-title")
+    assert "/follow" not in bob_row  # followed already
+    assert 'action="/@/bob/block"' in bob_row
+    client = client_for(alice)
+    response = client.post("/@/charlie/follow", {"next": "/friends/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/friends/"
+    assert Follow.objects.filter(follower=alice, followee=charlie).exists()
+    assert "/@/charlie/follow" not in _row(_page(alice), "charlie", "followers-title")
+    client.post("/@/bob/block", {"next": "/friends/"})
+    assert Block.objects.filter(blocker=alice, blocked=bob).exists()
+    assert 'data-username="bob"' not in _page(alice).split('id="followers-title"')[1]
+
+
+def test_a_follower_who_is_not_a_friend_gets_no_presence_dot(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    Follow.objects.create(follower=charlie, followee=alice)
+    presence_join(player_id=bob.pk, socket_id="tab-bob")
+    presence_join(player_id=charlie.pk, socket_id="tab-charlie")
+    page = _page(alice)
+    assert 'data-presence="charlie"' not in page
+    assert "is-online" not in _row(page, "charlie", "followers-title")
+    bob_row = _row(page, "bob", "followers-title")
+    assert 'data-presence="bob"' in bob_row
+    assert "is-online" in bob_row
+
+
+def test_nobody_following_says_so(alice: Player) -> None:
+    assert "Nobody follows you yet." in _page(alice)

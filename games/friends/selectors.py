@@ -240,9 +240,16 @@ def friends_racing(*, viewer: Player, player_ids: list[int]) -> dict[int, Racing
             race__dailyattempt__isnull=True,
             race__challengeattempt__isnull=True,
         )
-        .annotate(seated=Exists(seated), invited=Exists(invited))
+        .annotate(viewer_seated=Exists(seated), viewer_invited=Exists(invited))
         .order_by("joined_at", "pk")  # the newest seat wins below
-        .values_list("player_id", "race__code", "race__status", "race__public", "seated", "invited")
+        .values_list(
+            "player_id",
+            "race__code",
+            "race__status",
+            "race__public",
+            "viewer_seated",
+            "viewer_invited",
+        )
     )
     return {
         player: Racing(code if public or seated or invited else None, status, public)

@@ -106,7 +106,7 @@ def test_each_friends_last_daily_result_is_shown_and_a_daily_is_no_race(
     page = _page(alice)
     row = _row(page, "bob")
     day = daily_today()
-    assert f"Daily {day.day} {day:%b}, Sultan:" in row  # the newest day, not the earlier one
+    assert f"Daily {day.day} {day:%B}, Sultan:" in row  # the newest day, not the earlier one
     assert "In play" in row
     assert f"{today.cards_played}/95" in row
     assert "racing now" not in row  # a race of one races nobody

@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, Final
 
 from django.core.cache import cache
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext
 
 from games.daily.models import DailyAttempt
@@ -69,10 +69,13 @@ def _result(row: tuple[Any, ...]) -> DailyResult:
     return DailyResult(day, variant, standing)
 
 
-def _attempts() -> QuerySet[DailyAttempt]:
+def _ranking() -> QuerySet[DailyAttempt]:
     """The attempts that rank: not voided, and first sights of the deal (games.fairness)."""
-    attempts = DailyAttempt.objects.filter(game__voided=False, game__unranked__isnull=True)
-    return attempts.annotate(moves=moves_on_table(game="game_id"))
+    return DailyAttempt.objects.filter(game__voided=False, game__unranked__isnull=True)
+
+
+def _attempts() -> QuerySet[DailyAttempt]:
+    return _ranking().annotate(moves=moves_on_table(game="game_id"))
 
 
 def daily_leaderboard(*, day: date, variant: str) -> list[Standing]:
@@ -296,3 +299,17 @@ def daily_results_among(*, day: date, variant: str, player_ids: list[int]) -> li
         .values_list(*_FIELDS)
     )
     return [_result(row).standing for row in rows]
+
+
+def daily_last_results(*, player_ids: list[int]) -> dict[int, DailyResult]:
+    """Each player's newest daily result (any variant), by player id, in one query: the
+    rows the day's board shows (a day still running is the board's row, `playing` or not),
+    so nothing the board hides shows here either."""
+    newest = (
+        _ranking()
+        .filter(player=OuterRef("player"))
+        .order_by("-day", "-created_at", "-pk")
+        .values("pk")[:1]
+    )
+    rows = _attempts().filter(player_id__in=player_ids, pk=Subquery(newest)).values_list(*_FIELDS)
+    return {result.standing.player: result for result in map(_result, rows)}

@@ -3,8 +3,10 @@
 models.py holds the rows (follows, blocks, the invitation privacy setting,
 invitations); services.py writes them (follow, unfollow, block, the setting,
 inviting and answering, each told to the players it concerns after commit
-through their site socket's group); selectors.py reads friends, blocks,
-pending invitations and the friends' daily results; headtohead.py the record
+through their site socket's group); selectors.py reads friends, followers,
+blocks, pending invitations, the friends' daily results and what each friend
+does now (the race they sit in, linked only where the viewer may see it; their
+last daily); headtohead.py the record
 of two players (the races both ran, who finished ahead); presence.py
 counts a player's open site sockets across tabs and processes (Redis, with a
 process-local fallback), expiring by heartbeat; protocol.py shapes the site

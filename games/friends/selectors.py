@@ -1,14 +1,16 @@
-"""Reads about players' relations: follows, friends, blocks, invitations, who may invite."""
+"""Reads about players' relations: follows, followers, friends, blocks, invitations, who may
+invite, and what a friend is doing (racing now, their last daily)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Final
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games.daily.selectors import daily_results_among
+from games.daily.selectors import DailyResult, daily_last_results, daily_results_among
 from games.friends.models import (
     INVITE_ANYONE,
     INVITE_FRIENDS,
@@ -20,7 +22,7 @@ from games.friends.models import (
     InvitePrivacy,
 )
 from games.friends.presence import presence_online
-from games.models import Player, Race, RaceEntry
+from games.models import Player, Race, RaceEntry, RaceStatus
 from games.races.selectors import Standing
 
 
@@ -174,3 +176,95 @@ def lobby_invitable(*, player: Player, race: Race) -> list[Followed]:
         )
     )
     return [f for f in followed_players(player=player) if f.invitable and f.player.pk not in seated]
+
+
+@dataclass(frozen=True, slots=True)
+class Follower:
+    player: Player
+    username: str
+    friend: bool  # `player` follows them back
+    online: bool  # a friend only: presence is never shown to one who is not
+
+
+def followers_of(*, player: Player) -> list[Follower]:
+    """Who follows `player`, those not followed back first (they are the news); friends
+    with whether they are online, as `followed_players` shows them."""
+    back = Follow.objects.filter(follower=player, followee=OuterRef("follower"))
+    rows = list(
+        Follow.objects.filter(followee=player)
+        .select_related("follower__user")
+        .annotate(back=Exists(back))
+        .order_by("back", "follower__nickname", "follower_id")
+    )
+    online = presence_online(player_ids=[r.follower_id for r in rows if r.back])
+    return [
+        Follower(
+            r.follower,
+            r.follower.user.username if r.follower.user is not None else "",
+            r.back,
+            r.follower_id in online,
+        )
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Racing:
+    """A friend's race now. `code` is None for a private race the viewer may not see:
+    they learn their friend is busy, never the race (whose page its code opens)."""
+
+    code: str | None
+    status: str
+    public: bool
+
+
+_LIVE: Final = (RaceStatus.LOBBY, RaceStatus.COUNTDOWN, RaceStatus.RUNNING)
+
+
+def friends_racing(*, viewer: Player, player_ids: list[int]) -> dict[int, Racing]:
+    """The races `player_ids` are seated in now, by player id, in one query. A race of
+    one (a daily or challenge attempt) is no race with anyone: its deal may be sealed.
+    A private race is named only to a viewer seated in it or invited to it."""
+    seated = RaceEntry.objects.filter(race=OuterRef("race"), player=viewer)
+    invited = Invitation.objects.filter(
+        race=OuterRef("race"),
+        invitee=viewer,
+        status=InvitationStatus.PENDING,
+        expires_at__gt=timezone.now(),
+    )
+    rows = (
+        RaceEntry.objects.filter(
+            player_id__in=player_ids,
+            left_at__isnull=True,
+            race__status__in=_LIVE,
+            race__dailyattempt__isnull=True,
+            race__challengeattempt__isnull=True,
+        )
+        .annotate(viewer_seated=Exists(seated), viewer_invited=Exists(invited))
+        .order_by("joined_at", "pk")  # the newest seat wins below
+        .values_list(
+            "player_id",
+            "race__code",
+            "race__status",
+            "race__public",
+            "viewer_seated",
+            "viewer_invited",
+        )
+    )
+    return {
+        player: Racing(code if public or seated or invited else None, status, public)
+        for player, code, status, public, seated, invited in rows
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class FriendNow:
+    racing: Racing | None
+    daily: DailyResult | None  # their newest daily result, as the day's board shows it
+
+
+def friends_now(*, viewer: Player, friends: list[int]) -> dict[int, FriendNow]:
+    """What each of `friends` is doing, for /friends/: two queries for the whole list."""
+    racing = friends_racing(viewer=viewer, player_ids=friends)
+    daily = daily_last_results(player_ids=friends)
+    return {pk: FriendNow(racing.get(pk), daily.get(pk)) for pk in friends}

@@ -31,6 +31,8 @@ from games.friends.models import INVITE_CHOICES
 from games.friends.selectors import (
     blocked_players,
     followed_players,
+    followers_of,
+    friends_now,
     invitations_pending,
     invite_privacy,
 )
@@ -65,8 +67,12 @@ class InviteForm(forms.Form):
 @require_GET
 @_account_only
 def friends_page(request: HttpRequest, player: Player) -> HttpResponse:
+    followed = followed_players(player=player)
+    # What friends are doing is shared as presence is: between friends only.
+    now = friends_now(viewer=player, friends=[f.player.pk for f in followed if f.friend])
     context = {
-        "followed": followed_players(player=player),
+        "followed": [(f, now.get(f.player.pk)) for f in followed],
+        "followers": followers_of(player=player),
         "blocked": list(blocked_players(player=player)),
         "invitations": list(invitations_pending(invitee=player)),
         "privacy": invite_privacy(player=player),

@@ -60,6 +60,19 @@ async function start() {
   if (player?.guest) markGuest(player.nickname);
 }
 
+/** The game, made once however many ask at once: a hint and a Space pressed while the
+ * first request was on its way made two games (and, for a new visitor, two guests),
+ * and the move went to the one the page then dropped. */
+async function gameMade() {
+  if (game) return { ok: true };
+  creating ??= createGame();
+  try {
+    return await creating;
+  } finally {
+    creating = null;
+  }
+}
+
 /** The first move makes the game (and, for a new visitor, the guest who plays it). */
 async function createGame() {
   const { deal, variant } = root.dataset;
@@ -111,9 +124,7 @@ async function intent(token) {
   }
   if (!game) {
     inFlight = true;
-    creating ??= createGame();
-    const made = await creating;
-    creating = null;
+    const made = await gameMade();
     inFlight = false;
     if (!made.ok) {
       board.reject(token, made.data?.message ?? gettext("The game could not be started."));
@@ -265,9 +276,17 @@ els.dialog.addEventListener("close", () => {
 // A hint is the solver's next move of a winning line; it may take a moment, or find none.
 async function askHint() {
   if (!board?.view || board.view.status !== "playing" || els.hint.disabled) return;
-  if (!game && !(await createGame()).ok) return; // asking for a hint starts the game
+  // Thinking from the click on, the game's making included: one hint at a time.
   els.hint.disabled = true;
   els.hint.textContent = gettext("Thinking…");
+  const made = await gameMade(); // asking for a hint starts the game
+  if (!made.ok) {
+    els.hint.textContent = gettext("Hint");
+    els.hint.disabled = false;
+    board.showMessage(made.data?.message ?? gettext("The game could not be started."));
+    return;
+  }
+  els.hint.disabled = true; // a new game enables its hint: this one is still on its way
   const answer = await api(`/api/games/${game.id}/hint`, { method: "POST", body: {} });
   els.hint.textContent = gettext("Hint");
   els.hint.disabled = board.view.status !== "playing";

@@ -47,11 +47,14 @@ def test_friends_see_each_other_invite_accept_race_and_see_the_record(new_page, 
 
     alice.goto("/friends/")
     _socket_open(alice)
-    dot = alice.locator(f'[data-presence="{ben}"]')
+    # A friend is in both lists, whom she follows and her followers: one dot in each.
+    dot = alice.get_by_role("region", name="You follow").locator(f'[data-presence="{ben}"]')
+    also = alice.get_by_role("region", name="Your followers").locator(f'[data-presence="{ben}"]')
     expect(dot).not_to_have_class("presence-dot is-online")
     bob.goto("/leaderboard/")  # anywhere on the site
     _socket_open(bob)
     expect(dot).to_have_class("presence-dot is-online", timeout=ONLINE_WITHIN_MS)
+    expect(also).to_have_class("presence-dot is-online")
     shot(alice, "friends-page")
 
     alice.locator(f'input[name="to"][value="{ben}"]').check()

@@ -120,7 +120,7 @@ def test_space_draws_after_a_hint_and_after_the_sounds_switch_is_clicked(new_pag
 
 
 def _makes_a_game(request: Any) -> bool:
-    return request.method == "POST" and request.url.endswith("/api/practice")
+    return bool(request.method == "POST" and request.url.endswith("/api/practice"))
 
 
 def test_a_hint_and_a_space_while_the_game_is_being_made_make_one_game(new_page):

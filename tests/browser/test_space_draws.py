@@ -104,7 +104,7 @@ def test_ten_spaces_after_clicking_undo_draw_ten_cards(new_page):
 def test_space_draws_after_a_hint_and_after_the_sounds_switch_is_clicked(new_page):
     page = open_board(new_page, "/practice/2024/")
     page.click("#hint")
-    expect(page.locator("#hint")).to_have_text("Hint", timeout=WAIT)
+    expect(page.locator("#hint")).to_have_text("Hint", timeout=HINT_ANSWERED)
     expect(page.locator("#hint")).to_be_enabled()
     page.keyboard.press("Space")
     wait_seq(page, 1)
@@ -117,6 +117,11 @@ def test_space_draws_after_a_hint_and_after_the_sounds_switch_is_clicked(new_pag
     page.focus("#pref-sounds")  # from the keyboard a switch keeps its Space
     page.keyboard.press("Space")
     assert not page.is_checked("#pref-sounds")
+
+
+# A first hint on a fresh server starts its solver process cold, then searches for up to
+# games/practice/hints.HINT_S: with both cores busy (.ci/loaded) that took over 10 s.
+HINT_ANSWERED = 60_000  # ms
 
 
 def _makes_a_game(request: Any) -> bool:

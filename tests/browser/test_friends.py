@@ -62,6 +62,7 @@ def test_friends_see_each_other_invite_accept_race_and_see_the_record(new_page, 
     alice.get_by_role("button", name="Invite", exact=True).click()
     alice.wait_for_url("**/r/*/")
     code = alice.url.rstrip("/").rsplit("/", 1)[1]
+    _socket_open(alice)  # the accepted note goes to her open site socket only
 
     bob.goto("/daily/")  # a page change: the invitation is sent again on connect
     toast = bob.locator(".site-toast", has_text=f"{ann} invites you to a race")

@@ -41,6 +41,9 @@ def _invite_from_profile(
         form.locator('input[name="automatic_moves"]').check()
     form.locator("button[type=submit]").click()
     page.wait_for_url("**/r/*/")
+    # The answer's note reaches the inviter's open site socket only: a decline that
+    # beat the lobby page's socket (under load) left nothing to see.
+    _socket_open(page)
     return str(page.url).rstrip("/").rsplit("/", 1)[1]
 
 

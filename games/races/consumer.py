@@ -53,13 +53,7 @@ from games.races.socket_db import (
     socket_snapshot,
     socket_sync,
 )
-
-# The friends' socket shares these (games/friends/consumer.py).
-from games.races.socket_line import CLOSE_NOT_FOUND, UNAVAILABLE, LineConsumer
-from games.races.socket_line import CLOSE_POLICY as CLOSE_POLICY
-from games.races.socket_line import CLOSE_SILENT as CLOSE_SILENT
-from games.races.socket_line import CLOSE_TOO_BIG as CLOSE_TOO_BIG
-from games.races.socket_line import FLOOD_CLOSE_AFTER as FLOOD_CLOSE_AFTER
+from games.races.socket_line import CLOSE_NOT_FOUND, CLOSE_POLICY, UNAVAILABLE, LineConsumer
 from games.store.services import MoveRejected
 
 logger = logging.getLogger(__name__)

@@ -196,9 +196,12 @@ class Topology:
     def daphne_url(self, port: int) -> str:
         return f"http://127.0.0.1:{port}"
 
-    def prepare(self) -> None:
+    def prepare(self, *, collect: bool = True) -> None:
         ensure_postgres_database(self.env["DATABASE_URL"])
-        for command in (["collectstatic", "--noinput", "-v0"], ["migrate", "--noinput", "-v0"]):
+        commands = [["migrate", "--noinput", "-v0"]]
+        if collect:
+            commands.insert(0, ["collectstatic", "--noinput", "-v0"])
+        for command in commands:
             subprocess.run(
                 [sys.executable, "manage.py", *command],
                 cwd=ROOT,
@@ -325,8 +328,10 @@ def topology(
     log: IO[bytes] | None = None,
     static_root: Path | None = None,
     prepare: bool = True,
+    collect: bool = True,
 ) -> Iterator[Topology]:
-    """Start the topology; stop every process on the way out, whatever happened."""
+    """Start the topology; stop every process on the way out, whatever happened.
+    collect=False: the static root is already collected from this tree."""
     with tempfile.TemporaryDirectory(prefix="sultan-prod-") as tmp:
         run_dir = Path(tmp)
         static = static_root or Path(base_env.get("DJANGO_STATIC_ROOT", ROOT / "staticfiles"))
@@ -334,7 +339,7 @@ def topology(
         topo = Topology(env=env, ports=list(ports), listen=listen, run_dir=run_dir, log=log)
         try:
             if prepare:
-                topo.prepare()
+                topo.prepare(collect=collect)
             topo.start()
             yield topo
         finally:

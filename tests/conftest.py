@@ -8,8 +8,11 @@ without it. Players are account players (a User with its Player).
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +28,9 @@ from games.models import Player, Race, RaceStatus
 from games.races.limits import admission
 from games.store.append_only import log_erasure_allowed
 from games.store.cache import positions
+from tests.production import collect_static
+
+pytest_plugins = ["tests.weights"]
 
 
 @pytest.fixture(autouse=True)
@@ -187,3 +193,17 @@ def _loop_running() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+@pytest.fixture(scope="session")
+def collected_static() -> Iterator[str]:
+    """A STATIC_ROOT collectstatic has filled with production's settings, once per worker
+    for the deployment tests and the fault scripts (SULTAN_COLLECTED_STATIC). World-readable:
+    nginx's workers (nobody) serve from it."""
+    root = Path(tempfile.mkdtemp(prefix="sultan-static-"))
+    root.chmod(0o755)
+    try:
+        collect_static(root)
+        yield str(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

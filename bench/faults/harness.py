@@ -59,7 +59,12 @@ def production(
     env: dict[str, str] | None = None,
 ) -> Iterator[Production]:
     """The topology on a database of its own (a fresh PostgreSQL database, dropped afterwards,
-    or with store="sqlite" a SQLite file); redis_url="" runs the in-memory channel layer."""
+    or with store="sqlite" a SQLite file); redis_url="" runs the in-memory channel layer.
+
+    SULTAN_COLLECTED_STATIC names a folder collectstatic has already filled from this tree
+    (the suite collects once for all its fault scripts): nginx serves it, nothing is collected.
+    """
+    collected = os.environ.get("SULTAN_COLLECTED_STATIC", "")
     with ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         Path(tmp).chmod(0o755)  # nginx's workers (nobody, under root) read the static files
@@ -71,7 +76,7 @@ def production(
         base.update(
             DATABASE_URL=database_url,
             REDIS_URL=redis_url,
-            DJANGO_STATIC_ROOT=str(Path(tmp) / "static"),
+            DJANGO_STATIC_ROOT=collected or str(Path(tmp) / "static"),
             DJANGO_LOG_LEVEL="WARNING",
             DJANGO_LOG_FORMAT="plain",
             SULTAN_RACE_COUNTDOWN_S="1",
@@ -99,6 +104,7 @@ def production(
                 listen=free_port(),
                 ports=[free_port() for _ in range(processes)],
                 log=log,
+                collect=not collected,
             )
         )
         try:

@@ -1,48 +1,8 @@
-"""What the deployment tests share: production's environment, and static files
-collected once for them."""
+"""What the deployment tests share lives in tests/production.py (the fault scripts use it
+too) and tests/conftest.py (`collected_static`); the names stay importable from here."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.production import PRODUCTION, production_run
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = {
-    "DJANGO_DEBUG": "0",
-    "DJANGO_SECRET_KEY": "k" * 20 + "-not-a-real-secret-but-long-and-varied-0123456789",
-    "DJANGO_ALLOWED_HOSTS": "sultan.example",
-    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://sultan.example",
-}
-
-
-def production_run(code: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    """`python <code>` in the project with only `env` of Django's, the database's and
-    Redis' settings: what an operator's process would see."""
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
-    }
-    return subprocess.run(
-        [sys.executable, *code],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "sultan_site.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-@pytest.fixture(scope="session")
-def collected_static(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A STATIC_ROOT collectstatic has filled with production's settings (about 20 s)."""
-    root = tmp_path_factory.mktemp("static")
-    done = production_run(
-        ["manage.py", "collectstatic", "--noinput", "-v0"],
-        **PRODUCTION,
-        DJANGO_STATIC_ROOT=str(root),
-    )
-    assert done.returncode == 0, done.stderr
-    return str(root)
+__all__ = ["PRODUCTION", "production_run"]

@@ -1,0 +1,34 @@
+"""Running a fault script of bench/faults/ small, for the tests beside this module: each
+starts the production topology (two Daphne processes behind nginx, PostgreSQL, Redis),
+breaks something, and exits non-zero when a promise was broken (docs/performance.md,
+"Faults"). One script a module, so that the suite's workers share them out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.services import needs_nginx, needs_postgres, needs_redis
+
+ROOT = Path(__file__).resolve().parents[2]
+NEEDS: list[pytest.MarkDecorator] = [needs_nginx, needs_postgres, needs_redis]
+
+
+def run_script(script: str, *args: str, static: str, timeout_s: float = 150) -> str:
+    """Run `script`; `static` is the suite's collected static root (no collectstatic each)."""
+    result = subprocess.run(
+        [sys.executable, f"bench/faults/{script}", *args],
+        cwd=ROOT,
+        env={**os.environ, "SULTAN_COLLECTED_STATIC": static},
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert output.rstrip().endswith("OK"), output
+    return output

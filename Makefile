@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve-prod test lint typecheck pytest migrate bench clean backup restore lock messages
+.PHONY: run serve-prod test lint typecheck pytest weights migrate bench clean backup restore lock messages
 
 UV := $(BIN)/uv
 LOCK_FLAGS := --generate-hashes --python-version 3.11 --universal $(if $(UPGRADE),--upgrade,)
@@ -58,10 +58,15 @@ typecheck: $(STAMP)
 # The suite on every core (pytest-xdist: a worker per core, each module on one worker,
 # each worker isolated: tests/settings.py), in a random order whose seed the header
 # prints (pytest-randomly; replay one with PYTEST_ARGS=--randomly-seed=N),
-# and the 15 slowest tests at the end (docs/testing.md).
+# and the 15 slowest tests at the end (docs/testing.md). The costliest modules
+# start first (tests/weights.py): xdist's own reordering, by number of tests, is off.
 PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 $(PYTEST_ARGS)
+
+# Measure what each test module costs into tests/weights.json (commit it).
+weights: $(STAMP)
+	$(MAKE) pytest PYTEST_ARGS="--record-weights $(PYTEST_ARGS)"
 
 test: lint typecheck pytest
 

@@ -18,17 +18,30 @@ ROOT = Path(__file__).resolve().parents[2]
 NEEDS: list[pytest.MarkDecorator] = [needs_nginx, needs_postgres, needs_redis]
 
 
-def run_script(script: str, *args: str, static: str, timeout_s: float = 150) -> str:
-    """Run `script`; `static` is the suite's collected static root (no collectstatic each)."""
-    result = subprocess.run(
-        [sys.executable, f"bench/faults/{script}", *args],
-        cwd=ROOT,
-        env={**os.environ, "SULTAN_COLLECTED_STATIC": static},
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-    )
+def run_script(script: str, *args: str, static: str, timeout_s: float = 300) -> str:
+    """Run `script`; `static` is the suite's collected static root (no collectstatic each).
+
+    The script bounds its own racing (--timeout-s); `timeout_s` only catches a hang, above
+    what starting the topology takes on a loaded machine (migrate, two Daphne, nginx: a
+    minute under `.ci/loaded`; 150 s was too little once)."""
+    try:
+        result = subprocess.run(
+            [sys.executable, f"bench/faults/{script}", *args],
+            cwd=ROOT,
+            env={**os.environ, "SULTAN_COLLECTED_STATIC": static},
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+        )
+    except subprocess.TimeoutExpired as hung:
+        pytest.fail(f"{script} still running after {timeout_s:.0f} s:\n{_text(hung.stdout)}")
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert output.rstrip().endswith("OK"), output
     return output
+
+
+def _text(output: bytes | str | None) -> str:
+    if isinstance(output, bytes):
+        return output.decode(errors="replace")
+    return output or ""

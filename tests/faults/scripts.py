@@ -34,7 +34,8 @@ def run_script(script: str, *args: str, static: str, timeout_s: float = 300) -> 
             timeout=timeout_s,
         )
     except subprocess.TimeoutExpired as hung:
-        pytest.fail(f"{script} still running after {timeout_s:.0f} s:\n{_text(hung.stdout)}")
+        printed = _text(hung.stdout) + _text(hung.stderr)
+        pytest.fail(f"{script} still running after {timeout_s:.0f} s:\n{printed}")
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert output.rstrip().endswith("OK"), output

@@ -33,6 +33,7 @@ urlpatterns = [
     path("@/<str:username>/<str:action>", friend_views.relation_change, name="relation"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
+    path("r/<str:code>/head-to-head", friend_views.race_head_to_head, name="race_head_to_head"),
     # The daily deal and challenges (docs/pages.md).
     path("daily/", daily_views.daily_today_page, name="daily"),
     path("daily/play", daily_views.daily_play, name="daily_play"),

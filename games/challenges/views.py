@@ -14,9 +14,11 @@ from games.accounts.selectors import player_for_request, player_who_browses
 from games.accounts.services import GuestRefused, player_identify
 from games.challenges.models import Challenge, ChallengeAttempt
 from games.challenges.selectors import (
+    Versus,
     challenge_attempt_of,
     challenge_by_code,
     challenge_ranking,
+    challenge_versus,
 )
 from games.challenges.services import (
     ChallengeRefused,
@@ -98,8 +100,21 @@ def _page(request: HttpRequest, challenge: Challenge, error: str | None = None) 
         "share_url": request.build_absolute_uri(f"/c/{challenge.code}/"),
         "error": error,
         "unranked": _unranked(player_who_browses(request=request), attempt, recorded),
+        **_head_to_head(challenge, player),
     }
     return render(request, "challenge.html", context, status=400 if error else 200)
+
+
+def _head_to_head(challenge: Challenge, viewer: Player | None) -> dict[str, list[Versus]]:
+    """A signed-in viewer's record against the recorded game's player; its player's
+    own page lists each who attempted it, with their records (accounts only)."""
+    author = challenge.game.player
+    if viewer is None or viewer.is_guest or author.is_guest:
+        return {}
+    if viewer.pk != author.pk:
+        return {"versus": challenge_versus(me=viewer, players=Player.objects.filter(pk=author.pk))}
+    attempters = Player.objects.filter(challengeattempts__challenge=challenge)
+    return {"attempters": challenge_versus(me=viewer, players=attempters)}
 
 
 def _unranked(player: Player | None, attempt: ChallengeAttempt | None, recorded: Game) -> str:

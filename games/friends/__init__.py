@@ -7,12 +7,14 @@ through their site socket's group); selectors.py reads friends, followers,
 blocks, pending invitations, the friends' daily results and what each friend
 does now (the race they sit in, linked only where the viewer may see it; their
 last daily); headtohead.py the record
-of two players (the races both ran, who finished ahead); presence.py
+of two players (the races both ran, who finished ahead; one player's against
+many in one query); presence.py
 counts a player's open site sockets across tabs and processes (Redis, with a
 process-local fallback), expiring by heartbeat; protocol.py shapes the site
 socket's messages, notify.py tells a player's group in any process,
 consumer.py is the socket (`/ws/site/`), routing.py its address; views.py
-serves /friends/ and the profile's buttons.
+serves /friends/, the profile's buttons and a finished race's records for its
+racers (/r/<code>/head-to-head).
 
 May import: games.races (an invitation seats its invitee through the race
 services; head-to-head reads standings), games.accounts, games.quotas,

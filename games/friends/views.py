@@ -1,4 +1,5 @@
-"""/friends/ and the buttons that change a relation (on a profile, on /friends/).
+"""/friends/ and the buttons that change a relation (on a profile, on /friends/);
+a finished race's head-to-head records for its racers (/r/<code>/head-to-head).
 
 Every POST answers with a redirect back where it came from and a message
 saying what happened or why not (Django's messages); nothing is changed by a
@@ -15,8 +16,9 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,9 +26,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.common.errors import Refused
-from games.common.http import client_address
+from games.common.http import client_address, error_response
 from games.engine import DEFAULT_VARIANT, VARIANTS
 from games.friends import services
+from games.friends.headtohead import opponents_with_records
 from games.friends.models import INVITE_CHOICES
 from games.friends.selectors import (
     blocked_players,
@@ -37,7 +40,8 @@ from games.friends.selectors import (
     invite_privacy,
 )
 from games.i18n.labels import variant_choices
-from games.models import Player, Race
+from games.models import Player, Race, RaceStatus
+from games.races.selectors import race_by_code
 
 AccountView = Callable[..., HttpResponse]
 
@@ -175,3 +179,33 @@ def invite(request: HttpRequest, player: Player) -> HttpResponse:
         request, _("Invited: %(names)s. The invitation lasts two minutes.") % {"names": names}
     )
     return redirect("games:race", code=made[0].race.code)
+
+
+@require_GET
+def race_head_to_head(request: HttpRequest, code: str) -> HttpResponse:
+    """A racer's record against each other racer of a finished race, this race counted:
+    fetched once by the results (the race socket's end message stays small)."""
+    race = race_by_code(code=code)
+    if race is None:
+        return error_response(404, "not_found", _("no race has this link"))
+    viewer = player_for_request(request)
+    if viewer is None or viewer.is_guest:
+        return error_response(403, "sign_in", _("log in to see your records against racers"))
+    if race.status != RaceStatus.FINISHED:
+        # Nothing of a race still running: its records come with its end.
+        return error_response(403, "not_over", _("records show once the race is over"))
+    if not race.games.filter(player=viewer).exists():
+        return error_response(403, "not_racer", _("only this race's racers see their records"))
+    opponents = opponents_with_records(me=viewer, players=Player.objects.filter(games__race=race))
+    records = [
+        {
+            "player": o.player,
+            "nickname": o.nickname,
+            "url": reverse("games:profile", args=[o.username]) + "#head-to-head",
+            "races": o.record.played,
+            "you": o.record.ahead,
+            "them": o.record.behind,
+        }
+        for o in opponents
+    ]
+    return JsonResponse({"type": "head_to_head", "records": records})

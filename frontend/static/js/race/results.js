@@ -1,9 +1,11 @@
 // The end of a race: the server's ranking (computed from the games' logs),
-// the deal revealed, a replay for every racer and the way to a rematch.
+// the deal revealed, a replay for every racer and the way to a rematch; for a
+// signed-in racer, their head-to-head record beside each other racer, asked
+// once the race is over (/r/<code>/head-to-head: the end message stays small).
 
 import { byId, h, show } from "./dom.js";
 import { RESULT_TEXT, durationText, durationWords, hue, initial, ordinal } from "../format.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 export class ResultsView {
   #send;
@@ -19,6 +21,9 @@ export class ResultsView {
   #solo = byId("race").dataset.solo === "true";
   #asked = false; // this page asked for the rematch: it goes there once it exists
   #isRacer = false;
+  #headToHead = byId("race").dataset.headToHead === "true";
+  #records = null; // player id → record, once asked (null: not yet, or refused)
+  #recordsAsked = false;
 
   constructor({ send }) {
     this.#send = send;
@@ -55,6 +60,24 @@ export class ResultsView {
     this.#rematch.removeAttribute("aria-busy");
     this.#rematch.textContent = gettext("Rematch");
     show(this.#section, true);
+    if (this.#headToHead && race.status === "finished" && !this.#recordsAsked) this.#askRecords();
+  }
+
+  async #askRecords() {
+    this.#recordsAsked = true;
+    const code = encodeURIComponent(byId("race").dataset.code);
+    try {
+      const answer = await fetch(`/r/${code}/head-to-head`, { headers: { Accept: "application/json" } });
+      if (!answer.ok) return; // refused (signed out meanwhile): the results stand without
+      const { records } = await answer.json();
+      this.#records = new Map(records.map((record) => [record.player, record]));
+    } catch {
+      return; // offline: the records are extras, the results are whole without them
+    }
+    for (const tr of this.#body.rows) {
+      const record = tr.dataset.ghost ? null : this.#records.get(Number(tr.dataset.player));
+      if (record) tr.querySelector(".results-name").append(recordLink(record));
+    }
   }
 
   showError(message) {
@@ -92,7 +115,8 @@ export class ResultsView {
     const you = row.player === state.me && !row.ghost;
     const podium = row.rank <= 3 ? ` is-podium is-rank-${row.rank}` : "";
     const label = RESULT_TEXT[row.status] ?? row.status;
-    return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status } },
+    const record = row.ghost ? null : this.#records?.get(row.player);
+    return h("tr", { class: you ? "is-you" : null, dataset: { player: row.player, status: row.status, ...(row.ghost ? { ghost: "true" } : {}) } },
       h("td", { class: "results-rank" },
         h("span", { class: `rank-badge${podium}`, "aria-label": ordinal(row.rank) }, String(row.rank))),
       h("th", { scope: "row", class: "results-name" },
@@ -102,7 +126,8 @@ export class ResultsView {
         row.ghost ? h("span", { class: "r-tag" }, gettext("recorded")) : null,
         row.bot ? h("span", { class: "r-tag is-bot", title: gettext("A program plays this seat") }, gettext("BOT")) : null,
         // Phones have no room for the result column: the result rides under the name.
-        h("span", { class: `status-pill is-${row.status} results-inline` }, label)),
+        h("span", { class: `status-pill is-${row.status} results-inline` }, label),
+        record ? recordLink(record) : null),
       h("td", { class: "results-result" }, h("span", { class: `status-pill is-${row.status}` }, label)),
       h("td", { class: "is-num" }, h("b", {}, String(row.cards_played)), h("span", { class: "of" }, "/95")),
       h("td", { class: "is-num" }, h("time", { datetime: isoDuration(row.time_ms), "aria-label": durationWords(row.time_ms) }, durationText(row.time_ms))),
@@ -111,6 +136,16 @@ export class ResultsView {
         h("a", { class: "r-link", href: `/games/${row.game}/replay/`, "aria-label": interpolate(gettext("Replay of %(name)s’s game"), { name: row.nickname }, true) }, gettext("Replay"))),
     );
   }
+}
+
+/** "You 3 – 2 ann · 5 races", to the profile's head-to-head. */
+function recordLink({ you, them, races, nickname, url }) {
+  const text = interpolate(
+    ngettext("You %(you)s – %(them)s %(name)s · %(races)s race", "You %(you)s – %(them)s %(name)s · %(races)s races", races),
+    { you, them, name: nickname, races },
+    true,
+  );
+  return h("a", { class: "results-h2h", href: url, title: gettext("Head to head") }, text);
 }
 
 /** The <time> element's machine form of a duration: "PT245.2S". */

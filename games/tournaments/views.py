@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import GuestRefused, player_identify
-from games.common.http import notice
+from games.common.errors import Refused
+from games.common.http import error_response, notice
 from games.engine import VARIANTS
 from games.i18n.labels import variant_label
 from games.models import Player
@@ -138,18 +139,25 @@ def _page_context(
     }
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The race page's banner pauses and comes back over fetch, staying where it is."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @require_POST
 def tournament_join_view(request: HttpRequest, code: str) -> HttpResponse:
     tournament = tournament_by_code(code=code)
     if tournament is None:
-        return _no_such_tournament(request)
+        return _not_found(request)
     try:
         player = player_identify(request=request, nickname=request.POST.get("nickname"))
         if player is None:
             raise TournamentRefused("bad_request", _("Pick a nickname to join, or log in."))
         tournament_join(tournament=tournament, player=player)
     except (GuestRefused, TournamentRefused) as refused:
-        return _page_error(request, tournament, refused.message)
+        return _refused(request, tournament, refused)
+    if _wants_json(request):
+        return JsonResponse({"paused": False})
     return redirect("games:tournament", code=tournament.code)
 
 
@@ -157,15 +165,29 @@ def tournament_join_view(request: HttpRequest, code: str) -> HttpResponse:
 def tournament_pause_view(request: HttpRequest, code: str) -> HttpResponse:
     tournament = tournament_by_code(code=code)
     if tournament is None:
-        return _no_such_tournament(request)
+        return _not_found(request)
     player = player_for_request(request)
     try:
         if player is None:
             raise TournamentRefused("not_entrant", _("you have not joined this tournament"))
         tournament_pause(tournament=tournament, player=player)
     except TournamentRefused as refused:
-        return _page_error(request, tournament, refused.message)
+        return _refused(request, tournament, refused)
+    if _wants_json(request):
+        return JsonResponse({"paused": True})
     return redirect("games:tournament", code=tournament.code)
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        return error_response(404, "not_found", _("No tournament has this link."))
+    return _no_such_tournament(request)
+
+
+def _refused(request: HttpRequest, tournament: Tournament, refused: Refused) -> HttpResponse:
+    if _wants_json(request):
+        return error_response(400, refused.code, refused.message)
+    return _page_error(request, tournament, refused.message)
 
 
 def _page_error(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import count
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.engine import apply, legal_moves
@@ -21,6 +22,11 @@ def race_go(race: Race) -> None:
         starts_at=timezone.now() - timedelta(seconds=1),
         ends_at=timezone.now() + timedelta(seconds=race.time_limit_s),
     )
+
+
+def after_rest() -> datetime:
+    """A moment past a just-scored race's rest (TOURNAMENT_REST_S): its racers are free."""
+    return timezone.now() + timedelta(seconds=settings.TOURNAMENT_REST_S + 1)
 
 
 def cards_up(player: Player, race: Race, cards: int) -> int:

@@ -12,7 +12,7 @@ from games.tournaments.models import TournamentRace
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.selectors import tournament_standings
 from games.tournaments.services import tournament_create, tournament_join
-from tests.tournaments.helpers import cards_up, race_go, resign
+from tests.tournaments.helpers import after_rest, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,8 @@ def test_a_racer_on_fire_is_marked_by_a_drawing_with_a_text_alternative(
         assert cards_up(bob, link.race, 5) == 5
         resign(alice, link.race)
         resign(bob, link.race)
-        pairing_tick()
+        pairing_tick()  # scored
+        pairing_tick(now=after_rest())  # seated again
     (hot,) = [row for row in tournament_standings(tournament=tournament) if row["fire"]]
     assert hot["nickname"] == "alice"
     page = client.get(f"/t/{tournament.code}/").content.decode()

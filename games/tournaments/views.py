@@ -132,6 +132,8 @@ def _page_context(
         "player": player,
         "entry": entry,
         "rows": rows,
+        # The race the visitor is in now: linked on the page, never forced on them.
+        "racing": next((r["race"] for r in rows if player and r["player"] == player.pk), None),
         "podium": rows[:3] if phase == FINISHED else [],
         "played": [(row, played.get(row["player"], [])) for row in rows],
         "share_url": request.build_absolute_uri(f"/t/{tournament.code}/"),

@@ -137,14 +137,14 @@ def test_racers_rest_after_a_race_before_the_next(alice, bob) -> None:
 def test_pause_and_come_back_answer_the_race_page_in_json(client: Client, alice, bob) -> None:
     tournament, _race = seated([alice, bob])
     client.force_login(alice.user)
-    json = {"HTTP_ACCEPT": "application/json"}
-    paused_now = client.post(f"/t/{tournament.code}/pause", **json)
+    json = {"Accept": "application/json"}
+    paused_now = client.post(f"/t/{tournament.code}/pause", headers=json)
     assert paused_now.status_code == 200
     assert paused_now.json() == {"paused": True}
-    back = client.post(f"/t/{tournament.code}/join", **json)
+    back = client.post(f"/t/{tournament.code}/join", headers=json)
     assert back.json() == {"paused": False}
     stranger = Client()
-    refused = stranger.post(f"/t/{tournament.code}/pause", **json)
+    refused = stranger.post(f"/t/{tournament.code}/pause", headers=json)
     assert refused.status_code == 400
     assert refused.json()["code"] == "not_entrant"
-    assert stranger.post("/t/nosuchcode/pause", **json).status_code == 404
+    assert stranger.post("/t/nosuchcode/pause", headers=json).status_code == 404

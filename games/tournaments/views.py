@@ -4,11 +4,13 @@ player's races with their replays). docs/pages.md."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -19,7 +21,7 @@ from games.common.errors import Refused
 from games.common.http import error_response, notice
 from games.engine import VARIANTS
 from games.i18n.labels import variant_label
-from games.models import Player
+from games.models import Player, Race
 from games.tournaments.models import Tournament, TournamentEntry
 from games.tournaments.selectors import (
     FINISHED,
@@ -39,6 +41,9 @@ from games.tournaments.services import (
 )
 
 DURATIONS = (10, 20, 30, 45, 60, 90, 120)
+# A race that started less than this ago is one its racer was just seated in (a page drawn
+# again as the tournament started, a slow load): the tournament page takes them there.
+JUST_SEATED_S = 15
 STARTS_IN = (0, 5, 10, 30, 60)
 
 
@@ -122,6 +127,7 @@ def _page_context(
         if player is not None
         else None
     )
+    racing = next((r["race"] for r in rows if player and r["player"] == player.pk), None)
     # Every player's races at once: one read, however many players (no query a row).
     played = tournament_races_played(tournament=tournament) if phase == FINISHED else {}
     return {
@@ -132,8 +138,13 @@ def _page_context(
         "player": player,
         "entry": entry,
         "rows": rows,
-        # The race the visitor is in now: linked on the page, never forced on them.
-        "racing": next((r["race"] for r in rows if player and r["player"] == player.pk), None),
+        # The race the visitor is in now, linked; once under way never forced on them (they
+        # came for the table or to pause): tournament.js reads `under_way`.
+        "racing": racing,
+        "under_way": racing is not None
+        and Race.objects.filter(
+            code=racing, starts_at__lte=timezone.now() - timedelta(seconds=JUST_SEATED_S)
+        ).exists(),
         "podium": rows[:3] if phase == FINISHED else [],
         "played": [(row, played.get(row["player"], [])) for row in rows],
         "share_url": request.build_absolute_uri(f"/t/{tournament.code}/"),

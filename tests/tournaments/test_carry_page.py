@@ -5,14 +5,18 @@ the tournament's latest race only, and the race the visitor is in on /t/<code>/ 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
+from games.models import Race
 from games.tournaments.models import Tournament, TournamentRace
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.services import tournament_create, tournament_join, tournament_pause
+from games.tournaments.views import JUST_SEATED_S
 from tests.tournaments.helpers import after_rest, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
@@ -99,9 +103,16 @@ def test_the_tournament_page_links_the_race_its_visitor_is_in_and_is_told_it(ali
     client = Client()
     client.force_login(alice.user)
     page = client.get(f"/t/{tournament.code}/").content.decode()
-    # The page's script takes its visitor only to a race other than this one: they came
-    # to see the table or to pause (frontend/static/js/pages/tournament.js).
-    assert f'data-racing="{race.code}"' in page
+    # Just seated (counting down, or barely started): the page's script takes them there.
+    assert 'data-under-way=""' in page
+    race_go(race)
+    assert 'data-under-way=""' in client.get(f"/t/{tournament.code}/").content.decode()
+    started = timezone.now() - timedelta(seconds=JUST_SEATED_S + 1)
+    Race.objects.filter(pk=race.pk).update(starts_at=started)
+    page = client.get(f"/t/{tournament.code}/").content.decode()
+    # Under way: the script takes its visitor only to a race other than this one; they
+    # came to see the table or to pause (frontend/static/js/pages/tournament.js).
+    assert f'data-under-way="{race.code}"' in page
     assert re.search(
         rf'<p class="tournament-race-link" id="your-race"><a [^>]*href="/r/{race.code}/"', page
     )

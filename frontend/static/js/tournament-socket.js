@@ -30,3 +30,9 @@ export function watchStandings(code, { onFrame, onLive = () => {} }) {
   };
   connect();
 }
+
+/** The sessionStorage key of the race of a tournament this tab has shown its racer: the
+ * tournament page never sends a tab back into a race it has already been in. */
+export function takenKey(code) {
+  return `tournament-race-${code}`;
+}

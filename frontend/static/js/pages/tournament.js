@@ -4,7 +4,7 @@
 // forced: the standings and Pause stay reachable during a race.
 
 import { gettext } from "../i18n.js";
-import { watchStandings } from "../tournament-socket.js";
+import { takenKey, watchStandings } from "../tournament-socket.js";
 
 const root = document.getElementById("tournament");
 const body = document.getElementById("standings-body");
@@ -12,11 +12,13 @@ const body = document.getElementById("standings-body");
 // where the font lacks it), cloned for each racer on fire.
 const fireMark = document.getElementById("fire-mark");
 const me = Number(root.dataset.player || 0);
-// The race its entrant was in when the page was drawn: theirs to go back to, not to be
-// sent to (they opened the page to see the table, or to pause).
-const rendered = root.dataset.racing || "";
-// The race this page last took its entrant to (kept across the trip there and back).
-const TAKEN = `tournament-race-${root.dataset.code}`;
+// The race its entrant was in when the page was drawn, past its countdown: theirs to go
+// back to, not to be sent to (they opened the page to see the table, or to pause). A race
+// still counting down is one they were just seated in: they are taken to it.
+const rendered = root.dataset.underWay || "";
+// The race this tab last showed its entrant (this page took them there, or its own page
+// was open): kept across the trip there and back.
+const TAKEN = takenKey(root.dataset.code);
 
 function cell(label, text, className = "") {
   const td = document.createElement("td");
@@ -67,6 +69,12 @@ function draw(frame) {
     tr.firstChild.colSpan = 6;
     body.append(tr);
   }
+  if (frame.phase !== root.dataset.phase && (frame.phase === "finished" || root.dataset.phase === "upcoming")) {
+    // The podium and every player's races, or the queue, drawn by the server; the page
+    // drawn again takes its entrant to a race they were seated in meanwhile.
+    location.reload();
+    return;
+  }
   const mine = frame.rows.find((r) => r.player === me);
   const link = document.getElementById("your-race-link");
   if (link) {
@@ -77,9 +85,6 @@ function draw(frame) {
   if (root.dataset.joined === "true" && seated) {
     sessionStorage.setItem(TAKEN, mine.race);
     location.assign(link?.href ?? `/r/${encodeURIComponent(mine.race)}/`);
-  }
-  if (frame.phase !== root.dataset.phase && (frame.phase === "finished" || root.dataset.phase === "upcoming")) {
-    location.reload(); // the podium and every player's races, or the queue, drawn by the server
   }
 }
 

@@ -5,7 +5,7 @@
 
 import { byId, show } from "./dom.js";
 import { api } from "../api.js";
-import { watchStandings } from "../tournament-socket.js";
+import { takenKey, watchStandings } from "../tournament-socket.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const TICK_MS = 250;
@@ -23,6 +23,8 @@ export class TournamentNext {
 
   constructor() {
     if (!this.#root) return; // not a racer of a tournament's latest race
+    // This tab has shown them this race: the tournament page will not send them back.
+    sessionStorage.setItem(takenKey(this.#root.dataset.tournament), this.#root.dataset.race);
     this.#paused = this.#root.dataset.paused === "true";
     this.#over = this.#root.dataset.over === "true";
     byId("tournament-pause").addEventListener("click", () => this.#ask("pause"));

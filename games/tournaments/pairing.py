@@ -8,11 +8,15 @@ pairs a tournament and the other passes it by, so nobody is seated twice
 version bumps from scoring and joins meanwhile, which must not wait for a
 tick. Under that lock a tick, for one tournament:
 
-1. closes its races whose time is up (nobody's socket may be left to do it);
+1. withdraws absent racers: in its running races, a racer with no move of their
+   own `TOURNAMENT_IDLE_S` after the start gets a `timeout` and is paused; a race
+   left with no game open ends (and, nobody having played, counts for no one);
+   then closes its races whose time is up (nobody's socket may be left to do it);
 2. scores its finished races not yet scored (the race's end scores them at
    once, games/tournaments/receivers.py; this is the sweep behind it);
 3. before the end, seats the waiting entrants: joined, not paused, in no race
-   of the tournament or elsewhere. Ordered by the standings, they are cut into
+   of the tournament or elsewhere, past their rest after a race
+   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into
    races of the tournament's seats, every race on a fresh secret deal
    (`races.services.race_create`, `secrets`) and rated; the first racer of a
    race is its host and starts it. Full races start at once; a last, smaller

@@ -16,25 +16,15 @@ from games.models import Game, GameStatus, Move, Player, Race, RaceEvent, RaceSt
 from games.tournaments.models import Tournament, TournamentEntry, TournamentRace, TournamentResult
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.selectors import tournament_player_races, tournament_standings
-from games.tournaments.services import tournament_create, tournament_join
-from tests.tournaments.helpers import after_rest, cards_up, race_go, resign
+from games.tournaments.services import tournament_join
+from tests.tournaments.helpers import after_rest, arena_paired, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
 
 
 def seated(players: list[Player]) -> tuple[Tournament, Race]:
-    tournament = tournament_create(
-        creator=players[0],
-        name="Absent arena",
-        variant="sultan",
-        minutes=30,
-        seat_limit=len(players),
-        automatic_moves=False,
-        public=True,
-    )
-    for player in players:
-        tournament_join(tournament=tournament, player=player)
-    assert pairing_tick().races == 1
+    tournament = arena_paired(players, name="Absent arena")
+    assert TournamentRace.objects.filter(tournament=tournament).count() == 1
     race = TournamentRace.objects.get(tournament=tournament).race
     race_go(race)
     return tournament, race

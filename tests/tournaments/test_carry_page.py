@@ -15,27 +15,11 @@ from django.utils import timezone
 from games.models import Race
 from games.tournaments.models import Tournament, TournamentRace
 from games.tournaments.pairing import pairing_tick
-from games.tournaments.services import tournament_create, tournament_join, tournament_pause
+from games.tournaments.services import tournament_pause
 from games.tournaments.views import JUST_SEATED_S
-from tests.tournaments.helpers import after_rest, cards_up, race_go, resign
+from tests.tournaments.helpers import after_rest, arena_paired, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
-
-
-def arena(alice, bob) -> Tournament:
-    tournament = tournament_create(
-        creator=alice,
-        name="Carried",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-    tournament_join(tournament=tournament, player=alice)
-    tournament_join(tournament=tournament, player=bob)
-    pairing_tick()
-    return tournament
 
 
 def banner(page: str) -> dict[str, str] | None:
@@ -56,7 +40,7 @@ def play_out(tournament: Tournament, alice, bob) -> str:
 
 
 def test_a_racer_of_the_latest_race_gets_the_banner_and_no_one_else(alice, bob, charlie) -> None:
-    tournament = arena(alice, bob)
+    tournament = arena_paired([alice, bob], name="Carried")
     race = TournamentRace.objects.get(tournament=tournament).race
     client = Client()
     client.force_login(alice.user)
@@ -75,7 +59,7 @@ def test_a_racer_of_the_latest_race_gets_the_banner_and_no_one_else(alice, bob, 
 
 
 def test_after_the_end_the_banner_counts_what_is_left_of_the_rest(alice, bob) -> None:
-    tournament = arena(alice, bob)
+    tournament = arena_paired([alice, bob], name="Carried")
     code = play_out(tournament, alice, bob)
     client = Client()
     client.force_login(bob.user)
@@ -89,7 +73,7 @@ def test_after_the_end_the_banner_counts_what_is_left_of_the_rest(alice, bob) ->
 
 
 def test_an_earlier_race_s_page_carries_nobody(alice, bob) -> None:
-    tournament = arena(alice, bob)
+    tournament = arena_paired([alice, bob], name="Carried")
     first = play_out(tournament, alice, bob)
     assert pairing_tick(now=after_rest()).races == 1
     client = Client()
@@ -98,7 +82,7 @@ def test_an_earlier_race_s_page_carries_nobody(alice, bob) -> None:
 
 
 def test_the_tournament_page_links_the_race_its_visitor_is_in_and_is_told_it(alice, bob) -> None:
-    tournament = arena(alice, bob)
+    tournament = arena_paired([alice, bob], name="Carried")
     race = TournamentRace.objects.get(tournament=tournament).race
     client = Client()
     client.force_login(alice.user)

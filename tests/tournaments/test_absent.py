@@ -22,6 +22,13 @@ from tests.tournaments.helpers import after_rest, arena_paired, cards_up, race_g
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _arena_times(settings) -> None:
+    """The defaults, named here: the test reads as the rule (and runs on code without them)."""
+    settings.TOURNAMENT_IDLE_S = 60
+    settings.TOURNAMENT_REST_S = 10
+
+
 def seated(players: list[Player]) -> tuple[Tournament, Race]:
     tournament = arena_paired(players, name="Absent arena")
     assert TournamentRace.objects.filter(tournament=tournament).count() == 1

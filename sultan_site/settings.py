@@ -391,6 +391,12 @@ TOURNAMENT_DAILY_MINUTES = env_int("SULTAN_TOURNAMENT_DAILY_MINUTES", 60)
 TOURNAMENT_RACE_S = env_int("SULTAN_TOURNAMENT_RACE_S", 300)
 TOURNAMENT_TICK_MS = env_int("SULTAN_TOURNAMENT_TICK_MS", 1000)
 TOURNAMENT_GATHER_S = env_int("SULTAN_TOURNAMENT_GATHER_S", 3)
+# After a race, its racers rest this long (their results, a Pause) before the pairing
+# seats them again: the race page counts it down (docs/tournaments.md, "Carried").
+TOURNAMENT_REST_S = env_int("SULTAN_TOURNAMENT_REST_S", 10)
+# A racer with no move of their own this long after their race's start is withdrawn:
+# their game times out and they are paused (docs/tournaments.md, "Absent racers").
+TOURNAMENT_IDLE_S = env_int("SULTAN_TOURNAMENT_IDLE_S", 60)
 # Shortest and longest tournament a player may create, in minutes (tests shorten it).
 TOURNAMENT_MINUTES = (
     env_int("SULTAN_TOURNAMENT_MIN_MINUTES", 10),

@@ -367,6 +367,32 @@ def race_move(
     return RaceMove(append, append.race_version, ended)
 
 
+def race_game_time_out(*, race_id: int, game_id: int) -> bool:
+    """Close one racer's game as it stands, a `timeout` event, while the race runs on:
+    its racer made no move in the time their tournament allows
+    (games/tournaments/pairing.py). The others hear it as progress; the race ends if
+    it was its last game still open. True if this call closed the game."""
+    with transaction.atomic():
+        player_id = (
+            Game.objects.filter(pk=game_id, race_id=race_id)
+            .values_list("player_id", flat=True)
+            .first()
+        )
+        if player_id is None:
+            return False
+
+        def announce(version: int, seq: int, state: GameState) -> None:
+            message = protocol.progress(
+                version=version, player=player_id, seq=seq, view=race_view(state)
+            )
+            race_event_record(race_id=race_id, message=message)
+
+        closed = game_close_on_time(game_id=game_id, now=timezone.now(), on_race_version=announce)
+    if closed:
+        race_close_if_over(race_id=race_id)
+    return closed
+
+
 def race_close_if_over(*, race_id: int) -> bool:
     """End a running race whose games are all over or whose time is up.
 

@@ -2,9 +2,10 @@
 
 Three functions write a log: `game_append_move` (a player's move, undo or
 resignation), `game_close_on_time` (the server's `timeout` when a race's clock
-runs out) and `game_import_record` (a verified record, from the operator's
-shell). Each writes the log and its projection (status, cards played, finish
-time, last seq) in one durable transaction and returns after the commit, so
+runs out, or a tournament racer's time for a first move) and
+`game_import_record` (a verified record, from the operator's shell). Each
+writes the log and its projection (status, cards played, finish time, last
+seq) in one durable transaction and returns after the commit, so
 `transaction.on_commit` hooks have run by the time the caller sees it.
 """
 
@@ -350,18 +351,26 @@ def _record(
     transaction.on_commit(lambda: positions.confirm(game_id, seq))
 
 
-def game_close_on_time(*, game_id: int, now: datetime) -> bool:
+def game_close_on_time(
+    *, game_id: int, now: datetime, on_race_version: RaceHook | None = None
+) -> bool:
     """Close an open race game whose time ran out, as it stands: a `timeout` event.
 
-    Runs inside the caller's transaction (the race's closing). False when the
-    game was already over.
+    The race's clock ran out (the race's closing), or its racer's: a tournament's
+    racer with no move of their own in the time it allows. Runs inside the
+    caller's transaction. With `on_race_version`, the race's next version is taken
+    (games before races, as every writer locks them) and the hook records the
+    announcement. False when the game was already over.
     """
     game = lock_game(game_id)
     if game is None or game.status != GameStatus.PLAYING:
         return False
+    version = bump_race(game.race_id).version if on_race_version and game.race_id else None
     after, _ = advance(_position(game, game.last_seq), TIMEOUT, take_backs=False)
     seq = game.last_seq + 1
     _record(game, seq, TIMEOUT, after, now, f"server-timeout-{seq}", True)
+    if version is not None and on_race_version is not None:
+        on_race_version(version, seq, after.state)
     return True
 
 

@@ -8,11 +8,15 @@ pairs a tournament and the other passes it by, so nobody is seated twice
 version bumps from scoring and joins meanwhile, which must not wait for a
 tick. Under that lock a tick, for one tournament:
 
-1. closes its races whose time is up (nobody's socket may be left to do it);
+1. withdraws absent racers: in its running races, a racer with no move of their
+   own `TOURNAMENT_IDLE_S` after the start gets a `timeout` and is paused; a race
+   left with no game open ends (and, nobody having played, counts for no one);
+   then closes its races whose time is up (nobody's socket may be left to do it);
 2. scores its finished races not yet scored (the race's end scores them at
    once, games/tournaments/receivers.py; this is the sweep behind it);
 3. before the end, seats the waiting entrants: joined, not paused, in no race
-   of the tournament or elsewhere. Ordered by the standings, they are cut into
+   of the tournament or elsewhere, past their rest after a race
+   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into
    races of the tournament's seats, every race on a fresh secret deal
    (`races.services.race_create`, `secrets`) and rated; the first racer of a
    race is its host and starts it. Full races start at once; a last, smaller
@@ -34,14 +38,23 @@ from typing import Final
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.models import Player, RaceEntry, RaceStatus
-from games.races.services import RaceRefused, race_close_if_over, race_create, race_join, race_start
+from games.fairness.worth import own_move
+from games.models import Game, GameStatus, Move, Player, RaceEntry, RaceStatus
+from games.races.services import (
+    RaceRefused,
+    race_close_if_over,
+    race_create,
+    race_game_time_out,
+    race_join,
+    race_start,
+)
 from games.tournaments.announce import tournament_changed
 from games.tournaments.models import Tournament, TournamentEntry, TournamentRace
 from games.tournaments.selectors import tournament_scores
-from games.tournaments.services import pairing_seats, tournament_race_score
+from games.tournaments.services import pairing_seats, tournament_race_score, tournament_withdraw
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +96,7 @@ def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None or tournament.finished_at is not None:
             return Tick()
+        withdrawn = _withdraw_absent(tournament, now)
         scored = _close_and_score(tournament, now)
         seated = races = finished = 0
         if now < tournament.ends_at:
@@ -96,7 +110,7 @@ def tournament_pair(*, tournament_id: int, now: datetime) -> Tick:
         ).exists():
             Tournament.objects.filter(pk=tournament.pk).update(finished_at=now)
             finished = 1
-        if scored or races or finished:
+        if withdrawn or scored or races or finished:
             tournament_changed(tournament_id=tournament.pk)
     return Tick(seated, races, scored, finished)
 
@@ -109,6 +123,32 @@ def _leader(tournament_id: int) -> bool:
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [ADVISORY_SPACE, tournament_id])
         (taken,) = cursor.fetchone()
     return bool(taken)
+
+
+def _withdraw_absent(tournament: Tournament, now: datetime) -> int:
+    """Racers of the tournament's running races with no move of their own
+    `TOURNAMENT_IDLE_S` after the start: their game times out (a `timeout` event
+    in its log) and they are paused, out of the pairing until they come back. A
+    race left with no game open ends now (`race_game_time_out`). One query a tick
+    finds them. Returns how many were withdrawn."""
+    idle_since = now - timedelta(seconds=settings.TOURNAMENT_IDLE_S)
+    absent = list(
+        Game.objects.filter(
+            race__tournament_race__tournament=tournament,
+            race__tournament_race__scored_at__isnull=True,
+            race__status=RaceStatus.RUNNING,
+            race__starts_at__lte=idle_since,
+            status=GameStatus.PLAYING,
+        )
+        .exclude(Exists(Move.objects.filter(own_move(), game=OuterRef("pk"))))
+        .values_list("race_id", "pk", "player_id")
+    )
+    withdrawn = 0
+    for race_id, game_id, player_id in absent:
+        if race_game_time_out(race_id=race_id, game_id=game_id):
+            withdrawn += 1
+            tournament_withdraw(tournament_id=tournament.pk, player_ids=[player_id])
+    return withdrawn
 
 
 def _close_and_score(tournament: Tournament, now: datetime) -> int:
@@ -136,7 +176,10 @@ def _waiting(tournament: Tournament, now: datetime) -> list[TournamentEntry]:
     ).values_list("player_id", flat=True)
     return list(
         TournamentEntry.objects.filter(
-            tournament=tournament, paused=False, player__banned_at__isnull=True
+            tournament=tournament,
+            paused=False,
+            player__banned_at__isnull=True,
+            waiting_since__lte=now,  # after a race, once its rest is over
         )
         .exclude(player_id__in=set(busy))
         .select_related("player")

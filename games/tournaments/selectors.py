@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -261,4 +262,47 @@ def player_racing_elsewhere(*, player: Player, tournament: Tournament) -> str | 
         .exclude(race__tournament_race__tournament=tournament)
         .values_list("race__code", flat=True)
         .first()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NextRace:
+    """What a tournament race's page tells its racer about the next race
+    (docs/tournaments.md, "Carried into the next race")."""
+
+    tournament: Tournament
+    paused: bool
+    over: bool  # no new race: the tournament has ended
+    # How long until the pairing may seat them: the rest after this race. Counted
+    # from the race's end when it has not ended yet.
+    free_in_ms: int
+
+
+def next_race_for(*, race_id: int, player: Player | None) -> NextRace | None:
+    """For a racer of this tournament race whose latest race of it this is; None for
+    anyone else (a spectator, or a racer looking back at an earlier race)."""
+    if player is None:
+        return None
+    link = TournamentRace.objects.filter(race_id=race_id).select_related("tournament").first()
+    if link is None:
+        return None
+    tournament = link.tournament
+    entry = TournamentEntry.objects.filter(tournament=tournament, player=player).first()
+    latest = (
+        RaceEntry.objects.filter(player=player, race__tournament_race__tournament=tournament)
+        .order_by("-race_id")
+        .values_list("race_id", flat=True)
+        .first()
+    )
+    if entry is None or latest != race_id:
+        return None
+    now = timezone.now()
+    rest_ms = settings.TOURNAMENT_REST_S * 1000
+    if link.scored_at is not None:
+        rest_ms = max(0, int((entry.waiting_since - now).total_seconds() * 1000))
+    return NextRace(
+        tournament=tournament,
+        paused=entry.paused,
+        over=tournament.finished_at is not None or now >= tournament.ends_at,
+        free_in_ms=rest_ms,
     )

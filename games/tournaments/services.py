@@ -212,6 +212,15 @@ def tournament_pause(*, tournament: Tournament, player: Player) -> TournamentEnt
     return entry
 
 
+def tournament_withdraw(*, tournament_id: int, player_ids: list[int]) -> int:
+    """Absent racers out of the pairing (paused, as if they had pressed Pause): a
+    racer with no move of their own in the time allowed (pairing.py). Their points
+    stay; Come back seats them again. The caller announces."""
+    return TournamentEntry.objects.filter(
+        tournament_id=tournament_id, player_id__in=player_ids, paused=False
+    ).update(paused=True)
+
+
 def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> bool:
     """Write the results of a finished race of the tournament, once; frees its racers.
 
@@ -234,6 +243,7 @@ def tournament_race_score(*, tournament_race: TournamentRace, now: datetime) -> 
         if not list(claimed):
             return False
         TournamentRace.objects.filter(pk=tournament_race.pk).update(scored_at=now)
+        tournament_race.scored_at = now
         _results_write(tournament_race, now)
     return True
 
@@ -249,6 +259,19 @@ def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
         .order_by("rank")
     )
     moves = games_own_moves(game_ids=[s.game_id for s in standings])
+    # Withdrawn: no event of their own in the log (a short race's time ran out first).
+    absent = [
+        s.game.player_id
+        for s in standings
+        if not moves[s.game_id] and s.game.status == GameStatus.TIMEOUT
+    ]
+    tournament_withdraw(tournament_id=tournament_race.tournament_id, player_ids=absent)
+    rest_over = now + timedelta(seconds=settings.TOURNAMENT_REST_S)
+    if not any(moves.values()):
+        # Nobody played: the race counts for no one (no result, no race in anyone's
+        # list); its racers are free again after the rest, as after any race.
+        _rest(tournament_race, [s.game.player_id for s in standings], rest_over)
+        return
     ranked = [s for s in standings if _ranked(s.game)]
     racers = [Racer(s.game.player_id, s.place, moves[s.game_id]) for s in ranked]
     counted = dict(
@@ -278,11 +301,15 @@ def _results_write(tournament_race: TournamentRace, now: datetime) -> None:
             )
         )
     TournamentResult.objects.bulk_create(rows)
-    tournament_race.scored_at = now
+    _rest(tournament_race, [row.player_id for row in rows], rest_over)
+
+
+def _rest(tournament_race: TournamentRace, player_ids: list[int], until: datetime) -> None:
+    """The race's racers are free to be seated again once `until` has come: time to
+    read their results and pause (`TOURNAMENT_REST_S`; the race page counts it down)."""
     TournamentEntry.objects.filter(
-        tournament_id=tournament_race.tournament_id,
-        player_id__in=[row.player_id for row in rows],
-    ).update(waiting_since=now)
+        tournament_id=tournament_race.tournament_id, player_id__in=player_ids
+    ).update(waiting_since=until)
 
 
 def _met_today(now: datetime) -> Counter[Pair]:

@@ -4,21 +4,24 @@ player's races with their replays). docs/pages.md."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games.accounts.selectors import player_for_request
 from games.accounts.services import GuestRefused, player_identify
-from games.common.http import notice
+from games.common.errors import Refused
+from games.common.http import error_response, notice
 from games.engine import VARIANTS
 from games.i18n.labels import variant_label
-from games.models import Player
+from games.models import Player, Race
 from games.tournaments.models import Tournament, TournamentEntry
 from games.tournaments.selectors import (
     FINISHED,
@@ -38,6 +41,9 @@ from games.tournaments.services import (
 )
 
 DURATIONS = (10, 20, 30, 45, 60, 90, 120)
+# A race that started less than this ago is one its racer was just seated in (a page drawn
+# again as the tournament started, a slow load): the tournament page takes them there.
+JUST_SEATED_S = 15
 STARTS_IN = (0, 5, 10, 30, 60)
 
 
@@ -121,6 +127,7 @@ def _page_context(
         if player is not None
         else None
     )
+    racing = next((r["race"] for r in rows if player and r["player"] == player.pk), None)
     # Every player's races at once: one read, however many players (no query a row).
     played = tournament_races_played(tournament=tournament) if phase == FINISHED else {}
     return {
@@ -131,6 +138,13 @@ def _page_context(
         "player": player,
         "entry": entry,
         "rows": rows,
+        # The race the visitor is in now, linked; once under way never forced on them (they
+        # came for the table or to pause): tournament.js reads `under_way`.
+        "racing": racing,
+        "under_way": racing is not None
+        and Race.objects.filter(
+            code=racing, starts_at__lte=timezone.now() - timedelta(seconds=JUST_SEATED_S)
+        ).exists(),
         "podium": rows[:3] if phase == FINISHED else [],
         "played": [(row, played.get(row["player"], [])) for row in rows],
         "share_url": request.build_absolute_uri(f"/t/{tournament.code}/"),
@@ -138,18 +152,25 @@ def _page_context(
     }
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The race page's banner pauses and comes back over fetch, staying where it is."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @require_POST
 def tournament_join_view(request: HttpRequest, code: str) -> HttpResponse:
     tournament = tournament_by_code(code=code)
     if tournament is None:
-        return _no_such_tournament(request)
+        return _not_found(request)
     try:
         player = player_identify(request=request, nickname=request.POST.get("nickname"))
         if player is None:
             raise TournamentRefused("bad_request", _("Pick a nickname to join, or log in."))
         tournament_join(tournament=tournament, player=player)
     except (GuestRefused, TournamentRefused) as refused:
-        return _page_error(request, tournament, refused.message)
+        return _refused(request, tournament, refused)
+    if _wants_json(request):
+        return JsonResponse({"paused": False})
     return redirect("games:tournament", code=tournament.code)
 
 
@@ -157,15 +178,29 @@ def tournament_join_view(request: HttpRequest, code: str) -> HttpResponse:
 def tournament_pause_view(request: HttpRequest, code: str) -> HttpResponse:
     tournament = tournament_by_code(code=code)
     if tournament is None:
-        return _no_such_tournament(request)
+        return _not_found(request)
     player = player_for_request(request)
     try:
         if player is None:
             raise TournamentRefused("not_entrant", _("you have not joined this tournament"))
         tournament_pause(tournament=tournament, player=player)
     except TournamentRefused as refused:
-        return _page_error(request, tournament, refused.message)
+        return _refused(request, tournament, refused)
+    if _wants_json(request):
+        return JsonResponse({"paused": True})
     return redirect("games:tournament", code=tournament.code)
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        return error_response(404, "not_found", _("No tournament has this link."))
+    return _no_such_tournament(request)
+
+
+def _refused(request: HttpRequest, tournament: Tournament, refused: Refused) -> HttpResponse:
+    if _wants_json(request):
+        return error_response(400, refused.code, refused.message)
+    return _page_error(request, tournament, refused.message)
 
 
 def _page_error(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:

@@ -1,5 +1,5 @@
-"""An arena tournament in Chromium: three racers join, race, are paired again; a
-fourth page watches the standings change live; the final table is the rules
+"""An arena tournament in Chromium: three racers join, race, are carried into the next
+race; a fourth page watches the standings change live; the final table is the rules
 (docs/tournaments.md) applied by hand to what happened."""
 
 from __future__ import annotations
@@ -128,9 +128,8 @@ def test_three_racers_race_twice_and_a_fourth_page_sees_the_table_live(live, new
     expect(_points(dave, "alice")).to_have_text("3", timeout=WAIT)
     expect(_points(dave, "bob")).to_have_text("0")
 
-    # Race 2: back at the tournament, they are paired again at once.
-    for page in (alice, bob, charlie):
-        page.locator("#race-tournament").click()
+    # Race 2: after their rest the tournament seats them again, and each race page takes
+    # its racer there without a click (tests/browser/test_tournament_carry.py).
     second = _race_code(alice, other_than=first)
     assert _race_code(bob, other_than=first) == second
     assert _race_code(charlie, other_than=first) == second

@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import count
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.engine import apply, legal_moves
 from games.models import Game, Player, Race
 from games.races.services import race_move
 from games.store.selectors import game_state
+from games.tournaments.models import Tournament
+from games.tournaments.pairing import pairing_tick
+from games.tournaments.services import tournament_create, tournament_join
 
 _ids = count()
+
+
+def arena_paired(players: list[Player], name: str = "Arena") -> Tournament:
+    """A tournament of races seating all `players` (the first creates it), each joined,
+    and the first tick of its pairing run: they race together."""
+    tournament = tournament_create(
+        creator=players[0],
+        name=name,
+        variant="sultan",
+        minutes=30,
+        seat_limit=len(players),
+        automatic_moves=False,
+        public=True,
+    )
+    for player in players:
+        tournament_join(tournament=tournament, player=player)
+    pairing_tick()
+    return tournament
 
 
 def race_go(race: Race) -> None:
@@ -21,6 +43,11 @@ def race_go(race: Race) -> None:
         starts_at=timezone.now() - timedelta(seconds=1),
         ends_at=timezone.now() + timedelta(seconds=race.time_limit_s),
     )
+
+
+def after_rest() -> datetime:
+    """A moment past a just-scored race's rest (TOURNAMENT_REST_S): its racers are free."""
+    return timezone.now() + timedelta(seconds=settings.TOURNAMENT_REST_S + 1)
 
 
 def cards_up(player: Player, race: Race, cards: int) -> int:

@@ -13,26 +13,14 @@ from games.models import Game, Player
 from games.tournaments.models import Tournament, TournamentRace
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.selectors import tournament_races_played
-from games.tournaments.services import tournament_create, tournament_join
-from tests.tournaments.helpers import cards_up, race_go, resign
+from tests.tournaments.helpers import arena_paired, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_arena(players: list[Player], cards: list[int]) -> Tournament:
     """One race of them all, each putting `cards` up, then the tournament's end."""
-    tournament = tournament_create(
-        creator=players[0],
-        name="Named",
-        variant="sultan",
-        minutes=30,
-        seat_limit=len(players),
-        automatic_moves=False,
-        public=True,
-    )
-    for player in players:
-        tournament_join(tournament=tournament, player=player)
-    pairing_tick()
+    tournament = arena_paired(players, name="Named")
     race = TournamentRace.objects.get(tournament=tournament).race
     race_go(race)
     Tournament.objects.filter(pk=tournament.pk).update(

@@ -22,7 +22,7 @@ from games.tournaments.services import (
     tournament_pause,
     tournament_race_void,
 )
-from tests.tournaments.helpers import cards_up, race_go, resign
+from tests.tournaments.helpers import after_rest, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,8 @@ def test_a_race_scores_at_its_end_and_its_racers_are_paired_again(alice, bob, ch
     resign(charlie, race)
     tick = pairing_tick()  # the sweep scores it (tests' transactions never commit)
     assert tick.scored == 1
-    assert tick.races == 1
+    assert tick.races == 0  # their rest: time for the results, and a Pause
+    assert pairing_tick(now=after_rest()).races == 1
     rows = {row["nickname"]: row for row in tournament_standings(tournament=tournament)}
     assert rows["alice"]["points"] == 3
     assert rows["alice"]["rank"] == 1
@@ -213,9 +214,11 @@ def test_results_are_append_only_in_sql(alice, bob) -> None:
     pairing_tick()
     race = only_race(tournament)
     race_go(race)
+    cards_up(alice, race, 1)  # a race somebody played has results (nobody's has none)
     resign(alice, race)
     resign(bob, race)
     pairing_tick()
+    assert TournamentResult.objects.exists()
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE games_tournamentresult SET place = 1")
 

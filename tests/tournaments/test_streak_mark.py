@@ -11,8 +11,7 @@ from django.test import Client
 from games.tournaments.models import TournamentRace
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.selectors import tournament_standings
-from games.tournaments.services import tournament_create, tournament_join
-from tests.tournaments.helpers import cards_up, race_go, resign
+from tests.tournaments.helpers import after_rest, arena_paired, cards_up, race_go, resign
 
 pytestmark = pytest.mark.django_db
 
@@ -22,18 +21,7 @@ EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
 def test_a_racer_on_fire_is_marked_by_a_drawing_with_a_text_alternative(
     client: Client, alice, bob
 ) -> None:
-    tournament = tournament_create(
-        creator=alice,
-        name="Hot",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-    tournament_join(tournament=tournament, player=alice)
-    tournament_join(tournament=tournament, player=bob)
-    pairing_tick()
+    tournament = arena_paired([alice, bob], name="Hot")
     for _ in range(2):  # two first places in a row: on fire (games/tournaments/points.py)
         link = TournamentRace.objects.get(tournament=tournament, scored_at__isnull=True)
         race_go(link.race)
@@ -41,7 +29,8 @@ def test_a_racer_on_fire_is_marked_by_a_drawing_with_a_text_alternative(
         assert cards_up(bob, link.race, 5) == 5
         resign(alice, link.race)
         resign(bob, link.race)
-        pairing_tick()
+        pairing_tick()  # scored
+        pairing_tick(now=after_rest())  # seated again
     (hot,) = [row for row in tournament_standings(tournament=tournament) if row["fire"]]
     assert hot["nickname"] == "alice"
     page = client.get(f"/t/{tournament.code}/").content.decode()

@@ -12,6 +12,7 @@ import { LobbyView } from "../race/lobby.js";
 import { OpponentsView } from "../race/opponents.js";
 import { PlayView } from "../race/play.js";
 import { ResultsView } from "../race/results.js";
+import { TournamentNext } from "../race/tournament.js";
 import { Ghost } from "../race/ghost.js";
 import { byId, show } from "../race/dom.js";
 import { RESULT_TEXT, ordinal } from "../format.js";
@@ -38,6 +39,7 @@ const lobby = new LobbyView({ send, announcer: said });
 const opponents = new OpponentsView({ announcer: new Announcer(byId("opp-live"), { interval: 5000 }) });
 const play = new PlayView({ socket });
 const results = new ResultsView({ send });
+const tournamentNext = new TournamentNext();
 
 let phase = null;
 let connected = false;
@@ -142,6 +144,7 @@ function draw() {
   if (phase === "finished") opponents.render(state, { finished: true });
   if (phase === "finished") results.render(state, variantLabel);
   else show(byId("race-results"), false);
+  if (phase === "finished") tournamentNext.start();
   clockView.paint(phase, state, now);
   if (changed) announcePhase(now);
   fitBoard();

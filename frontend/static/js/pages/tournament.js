@@ -1,7 +1,10 @@
 // A tournament's page: the standings as they change, over /ws/tournaments/<code>/
-// (docs/protocol.md, "Tournament socket"); an entrant seated in a race is taken to it.
+// (docs/protocol.md, "Tournament socket"). An entrant seated in a race while the page is
+// open is taken to it; a race they were already in when they opened it is linked, never
+// forced: the standings and Pause stay reachable during a race.
 
 import { gettext } from "../i18n.js";
+import { takenKey, watchStandings } from "../tournament-socket.js";
 
 const root = document.getElementById("tournament");
 const body = document.getElementById("standings-body");
@@ -9,11 +12,13 @@ const body = document.getElementById("standings-body");
 // where the font lacks it), cloned for each racer on fire.
 const fireMark = document.getElementById("fire-mark");
 const me = Number(root.dataset.player || 0);
-let seen = -1;
-// The race this page last took its entrant to (kept across the trip there and back):
-// a racer whose game is over comes back while the others still race, and stays here.
-const TAKEN = `tournament-race-${root.dataset.code}`;
-let retry = 500;
+// The race its entrant was in when the page was drawn, past its countdown: theirs to go
+// back to, not to be sent to (they opened the page to see the table, or to pause). A race
+// still counting down is one they were just seated in: they are taken to it.
+const rendered = root.dataset.underWay || "";
+// The race this tab last showed its entrant (this page took them there, or its own page
+// was open): kept across the trip there and back.
+const TAKEN = takenKey(root.dataset.code);
 
 function cell(label, text, className = "") {
   const td = document.createElement("td");
@@ -55,8 +60,6 @@ function row(r, finished) {
 }
 
 function draw(frame) {
-  if (frame.v <= seen) return; // a version already drawn
-  seen = frame.v;
   root.dataset.version = String(frame.v);
   body.replaceChildren(...frame.rows.map((r) => row(r, frame.phase === "finished")));
   if (!frame.rows.length) {
@@ -66,41 +69,28 @@ function draw(frame) {
     tr.firstChild.colSpan = 6;
     body.append(tr);
   }
-  const mine = frame.rows.find((r) => r.player === me);
-  if (root.dataset.joined === "true" && mine?.race && mine.race !== sessionStorage.getItem(TAKEN)) {
-    sessionStorage.setItem(TAKEN, mine.race);
-    const url = `/r/${encodeURIComponent(mine.race)}/`;
-    const link = document.getElementById("your-race-link");
-    if (link) {
-      link.href = url;
-      link.parentElement.hidden = false;
-    }
-    location.assign(url);
-  }
   if (frame.phase !== root.dataset.phase && (frame.phase === "finished" || root.dataset.phase === "upcoming")) {
-    location.reload(); // the podium and every player's races, or the queue, drawn by the server
+    // The podium and every player's races, or the queue, drawn by the server; the page
+    // drawn again takes its entrant to a race they were seated in meanwhile.
+    location.reload();
+    return;
+  }
+  const mine = frame.rows.find((r) => r.player === me);
+  const link = document.getElementById("your-race-link");
+  if (link) {
+    link.parentElement.hidden = !mine?.race;
+    if (mine?.race) link.href = `/r/${encodeURIComponent(mine.race)}/`;
+  }
+  const seated = mine?.race && mine.race !== rendered && mine.race !== sessionStorage.getItem(TAKEN);
+  if (root.dataset.joined === "true" && seated) {
+    sessionStorage.setItem(TAKEN, mine.race);
+    location.assign(link?.href ?? `/r/${encodeURIComponent(mine.race)}/`);
   }
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(root.dataset.code)}/`);
-  let ping = null;
-  ws.addEventListener("open", () => {
-    retry = 500;
-    root.dataset.live = "true";
-    ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), 20_000);
-  });
-  ws.addEventListener("message", (event) => {
-    const frame = JSON.parse(event.data);
-    if (frame.type === "standings") draw(frame);
-  });
-  ws.addEventListener("close", () => {
-    root.dataset.live = "false";
-    clearInterval(ping);
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 10_000);
-  });
-}
-
-connect();
+watchStandings(root.dataset.code, {
+  onFrame: draw,
+  onLive: (live) => {
+    root.dataset.live = String(live);
+  },
+});

@@ -18,7 +18,8 @@ export class ResultsView {
   #alert = byId("results-alert");
   #challenge = byId("results-challenge");
   // A daily attempt or a challenge is a race of one: no rematch, but a challenge to offer.
-  #solo = byId("race").dataset.solo === "true";
+  // A tournament's race has none either: the tournament seats its racers in the next.
+  #solo = byId("race").dataset.solo === "true" || byId("race-tournament") !== null;
   #asked = false; // this page asked for the rematch: it goes there once it exists
   #isRacer = false;
   #headToHead = byId("race").dataset.headToHead === "true";

@@ -310,6 +310,9 @@ WS_SILENCE_CLOSE_S = env_int("SULTAN_WS_SILENCE_CLOSE_S", 60)
 WS_SHED_BYTES = env_int("SULTAN_WS_SHED_BYTES", 64 * 1024)
 WS_STALL_CLOSE_BYTES = env_int("SULTAN_WS_STALL_CLOSE_BYTES", 1024 * 1024)
 WS_STALL_CLOSE_S = env_int("SULTAN_WS_STALL_CLOSE_S", 15)
+# The kernel's send buffer of a race socket (0: the kernel's own, which grows to
+# net.ipv4.tcp_wmem's maximum, 4 MB, for a client that stops reading).
+WS_SEND_BUFFER_BYTES = env_int("SULTAN_WS_SEND_BUFFER_BYTES", 64 * 1024)
 # Fault injection only: seconds the race publisher waits between a commit and its
 # announcement, so a test can kill the process in between (games/races/publisher.py).
 RACE_FAULT_PUBLISH_DELAY_S = env_int("SULTAN_FAULT_PUBLISH_DELAY_S", 0)

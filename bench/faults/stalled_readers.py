@@ -2,13 +2,17 @@
 
 Races of 8 seats on the production topology (one Daphne process behind nginx,
 so its memory is the one measured): in each, the last `--stalled-per-race`
-racers connect, then never read past the handshake (a tiny receive buffer),
+racers connect straight to the Daphne process (through nginx, its buffers and
+the kernel's on both of its sides would hide the first megabytes), then never
+read past the handshake (a tiny receive buffer),
 asking for a snapshot (`sync` with `force`) every `--sync-every-s` so the
 server has frames to hold for them; when the server drops one, it connects
 again and stalls again. The others race at a human pace.
 
-Printed every few seconds: the Daphne process's RSS, moves acknowledged, and
-the stalled sockets the server closed (docs/protocol.md, *Slow readers*).
+Printed every few seconds: the Daphne process's RSS, the kernel's memory for
+TCP sockets (the machine's: a stalled socket's send buffer is there, not in
+the RSS), moves acknowledged, and the stalled sockets the server closed
+(docs/protocol.md, *Slow readers*).
 Promises checked: every honest move acknowledged in order, the server
 closed stalled sockets, and its RSS at the end is within `--rss-bound-mb`
 of the RSS once everyone was seated. `--no-bound` lifts the limits
@@ -119,6 +123,15 @@ class StalledReader:
                 writer.transport.abort()
 
 
+def tcp_memory_mb() -> float:
+    """The kernel's memory for every TCP socket of the machine (other programs' too)."""
+    for line in Path("/proc/net/sockstat").read_text().splitlines():
+        if line.startswith("TCP:"):
+            fields = line.split()
+            return int(fields[fields.index("mem") + 1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return float("nan")
+
+
 def _slow_reader_closes(topo: Topology) -> float:
     url = topo.metrics_url(topo.ports[0])
     with urllib.request.urlopen(url, timeout=10) as response:
@@ -145,7 +158,7 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
     await start_races(teams)
     pid = topo.daphnes[topo.ports[0]].pid
     stalled = [
-        StalledReader(c, "127.0.0.1", topo.listen, race.code)
+        StalledReader(c, "127.0.0.1", topo.ports[0], race.code)
         for race in seated
         for c in race.clients[honest_seats:]
     ]
@@ -156,7 +169,10 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
         f"stalled readers: {len(racers)} honest racers and {len(stalled)} stalled readers in"
         f" {args.races} races, one Daphne process, limits {'off' if args.no_bound else 'on'}"
     )
-    print(f"  {'s':>4} {'RSS MB':>8} {'acked':>7} {'stalled connects':>17} {'closed':>7}")
+    print(
+        f"  {'s':>4} {'RSS MB':>8} {'TCP MB':>7} {'acked':>7} {'stalled connects':>17}"
+        f" {'closed':>7}"
+    )
     play = asyncio.gather(*(r.play(HumanPace(random.Random(rng.random())), stop) for r in racers))
     stalling = asyncio.gather(*(s.run(stop, args.sync_every_s) for s in stalled))
     started = time.monotonic()
@@ -167,7 +183,12 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
         peak = max(peak, rss)
         connects = sum(s.connects for s in stalled)
         closed = await asyncio.to_thread(_slow_reader_closes, topo)
-        print(f"  {elapsed:>4.0f} {rss:>8.1f} {tally.acked:>7} {connects:>17} {closed:>7.0f}")
+        tcp = tcp_memory_mb()
+        print(
+            f"  {elapsed:>4.0f} {rss:>8.1f} {tcp:>7.1f} {tally.acked:>7} {connects:>17}"
+            f" {closed:>7.0f}",
+            flush=True,
+        )
     stop.set()
     await play
     await stalling
@@ -198,14 +219,28 @@ def main() -> int:
     parser.add_argument("--every-s", type=float, default=5.0, help="print a line this often")
     parser.add_argument("--sync-every-s", type=float, default=0.1, help="a stalled reader's ask")
     parser.add_argument("--rss-bound-mb", type=float, default=80.0)
+    parser.add_argument("--shed-bytes", type=int, help="SULTAN_WS_SHED_BYTES (default: its own)")
+    parser.add_argument("--close-bytes", type=int, help="SULTAN_WS_STALL_CLOSE_BYTES")
+    parser.add_argument("--close-s", type=int, help="SULTAN_WS_STALL_CLOSE_S")
     parser.add_argument("--no-bound", action="store_true", help="lift the slow-reader limits")
     args = parser.parse_args()
-    env: dict[str, str] = {}
+    # A minute's run at the production limits barely reaches them (a stalled reader is
+    # sent a few KB a second): smaller ones show in a minute what the defaults do in ten.
+    env: dict[str, str] = {
+        name: str(value)
+        for name, value in (
+            ("SULTAN_WS_SHED_BYTES", args.shed_bytes),
+            ("SULTAN_WS_STALL_CLOSE_BYTES", args.close_bytes),
+            ("SULTAN_WS_STALL_CLOSE_S", args.close_s),
+        )
+        if value is not None
+    }
     if args.no_bound:
         env |= {
             "SULTAN_WS_SHED_BYTES": SKY_HIGH,
             "SULTAN_WS_STALL_CLOSE_BYTES": SKY_HIGH,
             "SULTAN_WS_STALL_CLOSE_S": SKY_HIGH,
+            "SULTAN_WS_SEND_BUFFER_BYTES": "0",
         }
     with production("fault_stalled", processes=1, env=env) as prod:
         failures, _ = asyncio.run(bounded(scenario(prod.topo, args), args.timeout_s))

@@ -9,7 +9,13 @@ socket's reader takes each message at once and sends it on), nor does the
 Fanout's buffer beyond one entry per racer (a racer's later state supersedes
 the earlier); the transport's buffer is the one to watch, and this reads it.
 
-Twisted has no public call for it: `dataBuffer`, `offset` and `_tempDataLen`
+Below Twisted the kernel holds bytes too, and Linux grows a socket's send
+buffer by itself up to `net.ipv4.tcp_wmem`'s maximum (4 MB by default: a
+stalled socket measured holding 3.9 MB) before Twisted's buffer starts to
+grow. The socket's send buffer is therefore set to WS_SEND_BUFFER_BYTES
+(the kernel doubles it for its bookkeeping), ample for a race's frames.
+
+Twisted has no public call for its buffer: `dataBuffer`, `offset` and `_tempDataLen`
 are FileDescriptor's write buffer (twisted/internet/abstract.py), stable for
 years. Where the socket is not over a Twisted transport (the in-process test
 communicator, another server), `unsent()` is 0: nothing is shed or closed.
@@ -17,6 +23,8 @@ communicator, another server), `unsent()` is 0: nothing is shed or closed.
 
 from __future__ import annotations
 
+import logging
+import socket
 import time
 from collections.abc import Callable
 from functools import partial
@@ -46,6 +54,19 @@ def _transport_of(send: Callable[..., Any]) -> Any:
     return None
 
 
+logger = logging.getLogger(__name__)
+
+
+def _cap_send_buffer(transport: Any, size: int) -> None:
+    handle = getattr(transport, "getHandle", None)
+    if handle is None or size <= 0:
+        return
+    try:
+        handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+    except (OSError, AttributeError):  # not a socket (a pipe, a test double)
+        logger.debug("the send buffer was left to the kernel", exc_info=True)
+
+
 def unsent_bytes(transport: Any) -> int:
     if transport is None:
         return 0
@@ -68,6 +89,7 @@ class Backlog:
         self.close_bytes: int = settings.WS_STALL_CLOSE_BYTES
         self.close_s: float = settings.WS_STALL_CLOSE_S
         self.behind_since: float | None = None
+        _cap_send_buffer(self.transport, settings.WS_SEND_BUFFER_BYTES)
 
     def unsent(self) -> int:
         return unsent_bytes(self.transport)

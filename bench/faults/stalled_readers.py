@@ -35,6 +35,7 @@ import struct
 import sys
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +78,7 @@ class StalledReader:
         self.web, self.host, self.port, self.code = web, host, port, code
         self.connects = 0
         self.dropped = 0
+        self.refused: Counter[str] = Counter()  # failed connects, by what was seen
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         sock = socket.socket()
@@ -95,7 +97,7 @@ class StalledReader:
                 f"Cookie: {headers['Cookie']}\r\nOrigin: {headers['Origin']}\r\n\r\n"
             ).encode()
         )
-        answer = await reader.readuntil(b"\r\n\r\n")
+        answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
         if not answer.startswith(b"HTTP/1.1 101"):
             writer.close()
             raise ConnectionError(answer.split(b"\r\n", 1)[0].decode(errors="replace"))
@@ -107,7 +109,8 @@ class StalledReader:
         while not stop.is_set():
             try:
                 _, writer = await self._connect()
-            except (OSError, ConnectionError, asyncio.IncompleteReadError):
+            except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
+                self.refused[str(failure)[:40] or type(failure).__name__] += 1
                 await asyncio.sleep(1.0)
                 continue
             try:
@@ -163,6 +166,8 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
         for c in race.clients[honest_seats:]
     ]
     racers = [r for team in teams for r in team]
+    for racer in racers:  # as the race page waits for a gap to fill (docs/protocol.md)
+        racer.sync_patience_s, racer.sync_patience_max_s = 0.5, 5.0
     stop = asyncio.Event()
     seated_rss = rss_mb(pid)
     print(
@@ -204,6 +209,8 @@ async def scenario(topo: Topology, args: argparse.Namespace) -> tuple[list[str],
     print(latency_line("ack latency", tally.ack_ms))
     print(f"  RSS seated / peak / end     {seated_rss:.1f} / {peak:.1f} / {final_rss:.1f} MB")
     print(f"  stalled sockets closed      {closed:.0f}")
+    refused = sum((s.refused for s in stalled), Counter[str]())
+    print(f"  stalled reconnects failed   {dict(refused) or 0}")
     if not args.no_bound:
         if not closed:
             failures.append("no stalled socket was closed")

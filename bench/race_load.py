@@ -175,6 +175,7 @@ async def client(
     racers = [r for crew in crews for r in crew]
     for racer in racers:
         racer.sync_patience_s = args.sync_patience_ms / 1000
+        racer.sync_patience_max_s = args.sync_patience_max_ms / 1000
     connecting = time.perf_counter()
     for racer in racers:
         await racer.open()
@@ -293,7 +294,7 @@ def report(topo: Topology, args: argparse.Namespace, rounds: list[Round]) -> lis
         if args.pace_ms is not None
         else f"human (median {args.median_s} s, bursts)"
     )
-    pace += f", sync patience {args.sync_patience_ms:g} ms"
+    pace += f", sync patience {args.sync_patience_ms:g}-{args.sync_patience_max_ms:g} ms"
     print(
         f"race load: {args.racers} racers in races of {SEAT}, {len(topo.ports)} Daphne"
         f" process(es) behind nginx, {store}, pace {pace}, {args.moves} moves each at most,"
@@ -451,6 +452,12 @@ def main() -> int:
         type=float,
         default=500,
         help="how long a version gap may stay open before asking for a snapshot (0: at once)",
+    )
+    parser.add_argument(
+        "--sync-patience-max-ms",
+        type=float,
+        default=5000,
+        help="longer while gaps fill late, as the race page waits (the first: a fixed wait)",
     )
     parser.add_argument(
         "--stagger-s", type=float, default=10.0, help="races start within this many seconds"

@@ -145,9 +145,13 @@ class Racer:
         self.seen = 0  # the last race version applied
         self.ahead: set[int] = set()  # versions heard past a gap
         self.syncing = False
-        # How long a gap may stay open before asking for a snapshot (0: at once,
-        # as docs/protocol.md says and the race page does).
+        # How long a gap may stay open before asking for a sync (0: at once); as the
+        # race page does, longer while gaps fill late by themselves: twice the slowest
+        # recent fill, at most sync_patience_max_s (docs/protocol.md).
         self.sync_patience_s = 0.0
+        self.sync_patience_max_s = 0.0
+        self.fill_s = 0.0  # how long the recent gaps took to fill by themselves (decaying)
+        self.gap_opened: dict[int, float] = {}  # a version heard past a gap -> when
         self.status = "lobby"
         self.starts_at = 0.0
         self.ledger: dict[str, Sent] = {}
@@ -278,6 +282,7 @@ class Racer:
         self.player = message["you"]["player"]
         self.seen = int(message["v"])
         self.ahead = {v for v in self.ahead if v > self.seen}
+        self.gap_opened.clear()  # filled by the snapshot, not by themselves
         self.syncing = False
         self.status = message["race"]["status"]
         game = message["you"]["game"]
@@ -302,6 +307,7 @@ class Racer:
             # A gap: missed, or only overtaken (two processes, or two sockets of
             # one, publish in commit order only by chance).
             self.ahead.add(version)
+            self.gap_opened.setdefault(version, time.perf_counter())
             if self.sync_patience_s:
                 self._background(self._sync_unless_filled(version))
             else:
@@ -311,11 +317,22 @@ class Racer:
         while self.seen + 1 in self.ahead:
             self.seen += 1
         self.ahead = {v for v in self.ahead if v > self.seen}
+        now = time.perf_counter()
+        for filled in [v for v in self.gap_opened if v <= self.seen]:
+            self.fill_s = max(now - self.gap_opened.pop(filled), self.fill_s * 0.8)
+
+    def _patience_s(self) -> float:
+        ceiling = max(self.sync_patience_s, self.sync_patience_max_s)
+        return min(ceiling, max(self.sync_patience_s, 2 * self.fill_s))
 
     async def _sync_unless_filled(self, version: int) -> None:
-        await asyncio.sleep(self.sync_patience_s)
-        if self.seen < version:
-            self._ask_sync()
+        opened = time.perf_counter()
+        while self.seen < version:
+            left = opened + self._patience_s() - time.perf_counter()
+            if left <= 0:
+                self._ask_sync()
+                return
+            await asyncio.sleep(left)
 
     def _ask_sync(self) -> None:
         if self.syncing or self.ws is None:

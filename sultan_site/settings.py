@@ -304,6 +304,15 @@ WS_OPEN_PER_PLAYER = env_int("SULTAN_WS_OPEN_PER_PLAYER", 20)
 # closes a socket it has heard nothing from for the second (clients ping every 20 s).
 WS_HEARTBEAT_S = env_int("SULTAN_WS_HEARTBEAT_S", 20)
 WS_SILENCE_CLOSE_S = env_int("SULTAN_WS_SILENCE_CLOSE_S", 60)
+# A client that stops reading (docs/protocol.md, *Slow readers*): past the first many
+# bytes unsent its progress frames wait, coalesced; past the second, or behind for the
+# seconds, its socket is closed with 4012. Bounds the server's memory per socket.
+WS_SHED_BYTES = env_int("SULTAN_WS_SHED_BYTES", 64 * 1024)
+WS_STALL_CLOSE_BYTES = env_int("SULTAN_WS_STALL_CLOSE_BYTES", 1024 * 1024)
+WS_STALL_CLOSE_S = env_int("SULTAN_WS_STALL_CLOSE_S", 15)
+# The kernel's send buffer of a race socket (0: the kernel's own, which grows to
+# net.ipv4.tcp_wmem's maximum, 4 MB, for a client that stops reading).
+WS_SEND_BUFFER_BYTES = env_int("SULTAN_WS_SEND_BUFFER_BYTES", 64 * 1024)
 # Fault injection only: seconds the race publisher waits between a commit and its
 # announcement, so a test can kill the process in between (games/races/publisher.py).
 RACE_FAULT_PUBLISH_DELAY_S = env_int("SULTAN_FAULT_PUBLISH_DELAY_S", 0)

@@ -54,6 +54,13 @@ PROGRESS_DELIVERY_SECONDS: Final = latency(
     "race sending the frame that carries it (per receiving socket, the coalescing "
     "wait included; wall clocks of the processes).",
 )
+SLOW_READERS: Final = Counter(
+    "sultan_slow_readers",
+    "Sockets whose client is behind (races/backlog.py): `held`, a progress frame kept "
+    "back, coalesced, while the bytes unsent passed WS_SHED_BYTES; `closed`, a socket "
+    "closed with 4012 (stalled past WS_STALL_CLOSE_BYTES or WS_STALL_CLOSE_S).",
+    ["what"],
+)
 SNAPSHOTS: Final = Counter("sultan_snapshots", "Race snapshots built (each one is a few queries).")
 
 # The publisher of race announcements (the transactional outbox,

@@ -89,8 +89,9 @@ class RaceConsumer(LineConsumer[ClientMessage]):
         self.race_id = race.pk
         self.group = race_group(race.pk)
         self.publisher = Publisher.ensure()
-        self.fanout = Fanout(self.send_text)
         self.open_line()
+        assert self.backlog is not None
+        self.fanout = Fanout(self.send_text, held=self.backlog.behind)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # each layer fails its own way (redis, OSError, timeouts)

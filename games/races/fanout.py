@@ -10,6 +10,11 @@ announcement (the end, a lobby change, a rematch) first flushes what is
 pending, so it never overtakes a progress it follows. The mover's own `ack`
 goes straight out, never behind this (games/races/consumer.py).
 
+A client that stops reading is `held` (races/backlog.py): its progress waits
+here, coalesced (one entry per racer, the versions it covers), and goes out
+as one frame once the client has read enough, rather than piling up in the
+server's write buffer frame after frame.
+
 `PROGRESS_DELIVERY_SECONDS` counts, for each progress a frame carries, from
 its publisher's send to this frame going out: the pacing's wait included.
 """
@@ -22,10 +27,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from games.metrics.definitions import PROGRESS_DELIVERY_SECONDS
+from games.metrics.definitions import PROGRESS_DELIVERY_SECONDS, SLOW_READERS
 from games.races.protocol import progress_frame
 
 EVERY_S: Final = 0.05
+# How often a held socket is looked at again.
+HELD_RETRY_S: Final = 0.25
 
 
 class ProgressBuffer:
@@ -62,8 +69,14 @@ class ProgressBuffer:
 class Fanout:
     """A socket's progress frames, paced by a task of its own."""
 
-    def __init__(self, send_text: Callable[[str], Awaitable[None]], every_s: float = EVERY_S):
+    def __init__(
+        self,
+        send_text: Callable[[str], Awaitable[None]],
+        every_s: float = EVERY_S,
+        held: Callable[[], bool] = lambda: False,
+    ):
         self.send_text = send_text
+        self.held = held
         self.every_s = every_s
         self.buffer = ProgressBuffer()
         self.sent_at = 0.0
@@ -74,7 +87,8 @@ class Fanout:
         self, version: int, player: int, seq: int, racer: str, sent: float | None = None
     ) -> None:
         self.buffer.add(version, player, seq, racer, sent)
-        if not self.wake.is_set() and time.monotonic() - self.sent_at >= self.every_s:
+        quiet = not self.wake.is_set() and time.monotonic() - self.sent_at >= self.every_s
+        if quiet and not self.held():
             # A quiet moment: out at once, without waking the pacing task (at a
             # human pace nearly every frame goes this way).
             await self.flush()
@@ -99,4 +113,8 @@ class Fanout:
             wait = self.sent_at + self.every_s - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self.held():
+                SLOW_READERS.labels("held").inc()
+                while self.held():
+                    await asyncio.sleep(HELD_RETRY_S)
             await self.flush()

@@ -6,6 +6,8 @@ that the socket's broadcasts go on reaching it while a message waits on the
 database; a refusal is answered with an `error`, a failure never leaves the
 socket deaf. Both ends keep the line alive (docs/protocol.md): a frame out at
 least every WS_HEARTBEAT_S, a client silent for WS_SILENCE_CLOSE_S closed.
+A client that stops reading is closed with CLOSE_BEHIND once it is stalled
+(races/backlog.py): what the server holds for it stays bounded.
 Everything is said in the socket's language, in the worker threads too.
 """
 
@@ -25,6 +27,8 @@ from django.utils.translation import gettext as _
 
 from games.common.errors import BadInput, Refused
 from games.i18n.sockets import scope_language
+from games.metrics.definitions import SLOW_READERS
+from games.races.backlog import Backlog
 from games.races.limits import TokenBucket
 from games.races.protocol import encode, error, heartbeat
 from games.races.socket_loop import TwoReaderConsumer
@@ -39,6 +43,7 @@ INBOX_SIZE: Final = 64
 CLOSE_POLICY: Final = 4008  # flooding
 CLOSE_TOO_BIG: Final = 4009
 CLOSE_SILENT: Final = 4010  # nothing heard from the client for WS_SILENCE_CLOSE_S
+CLOSE_BEHIND: Final = 4012  # the client stopped reading: too much unsent, or for too long
 CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TRY_AGAIN: Final = 4013  # the database or the channel layer is down: reconnect later
 # A move refused because the database failed under it: nothing is acknowledged,
@@ -56,6 +61,7 @@ class LineConsumer(TwoReaderConsumer, Generic[M]):
 
     language: str
     line: tuple[asyncio.Task[None], ...] = ()
+    backlog: Backlog | None = None  # from open_line on
 
     def parse(self, text: str | None) -> M:
         raise NotImplementedError
@@ -88,6 +94,7 @@ class LineConsumer(TwoReaderConsumer, Generic[M]):
         self.dropped = 0
         self.inbox: asyncio.Queue[M] = asyncio.Queue(maxsize=INBOX_SIZE)
         self.heard_at = self.sent_at = time.monotonic()
+        self.backlog = Backlog(self.base_send)
         self.taken_at = time.perf_counter()
         self.line = (asyncio.create_task(self._work()), asyncio.create_task(self._keepalive()))
 
@@ -152,11 +159,16 @@ class LineConsumer(TwoReaderConsumer, Generic[M]):
         """The server's half of the heartbeat: a frame at least every WS_HEARTBEAT_S, and a
         client heard from at least every WS_SILENCE_CLOSE_S (it pings every 20 s)."""
         beat, silence = settings.WS_HEARTBEAT_S, settings.WS_SILENCE_CLOSE_S
+        backlog = self.backlog
+        assert backlog is not None
         while True:
-            await asyncio.sleep(min(beat, silence) / 4)
+            await asyncio.sleep(min(beat, silence, backlog.close_s) / 4)
             now = time.monotonic()
             if now - self.heard_at > silence:
                 await self.close(code=CLOSE_SILENT)
+                return
+            if backlog.stalled():
+                await self.close_behind()
                 return
             if now - self.sent_at >= beat:
                 await self.send_message(heartbeat())
@@ -169,3 +181,17 @@ class LineConsumer(TwoReaderConsumer, Generic[M]):
             return  # nobody left to read it: what was committed is announced anyway
         self.sent_at = time.monotonic()
         await self.send(text_data=text)
+        backlog = self.backlog
+        if backlog is not None and backlog.unsent() > backlog.close_bytes:
+            await self.close_behind()
+
+    async def close_behind(self) -> None:
+        """The client stopped reading: closed, its buffer freed (the close frame waits behind
+        what it has not read, and the connection is dropped a second later, unanswered)."""
+        if self.gone:
+            return
+        self.gone = True  # nothing more is queued for it
+        SLOW_READERS.labels("closed").inc()
+        unsent = self.backlog.unsent() if self.backlog is not None else 0
+        logger.info("socket closed: the client is %d bytes behind", unsent)
+        await self.close(code=CLOSE_BEHIND)

@@ -18,8 +18,12 @@ const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
 // A sync that got no answer (lost with a dropped socket) may be asked again.
 const SYNC_PATIENCE_MS = 4000;
 // A gap is often only an overtaking (broadcasts of two processes cross on the
-// way): the frames past it wait this long for the missing one before a sync.
+// way): the frames past it wait for the missing one before a sync, at least
+// this long, and longer while gaps are seen to fill late by themselves (a
+// server under load): twice the slowest recent fill, at most the second. A
+// sync asked for a frame merely late is load on a server already behind.
 const GAP_PATIENCE_MS = 500;
+const GAP_PATIENCE_MAX_MS = 5000;
 const CLOSE_NOT_FOUND = 4404;
 
 /**
@@ -47,6 +51,10 @@ export class RaceSocket {
   #ahead = new Map(); // version → broadcast heard past a gap (null: a progress, already applied)
   #presenceAt = -1; // the server time of the latest presence applied
   #gapTimer = 0;
+  #gap = 0; // the missing version the gap timer waits for (0: none)
+  #gapSince = 0;
+  #fillMs = 0; // how long the recent gaps took to fill by themselves (decaying)
+  #expectTimer = 0;
   #cleanup = [];
 
   constructor(url, { onMessage, onState = () => {} }) {
@@ -76,6 +84,7 @@ export class RaceSocket {
     clearTimeout(this.#retryTimer);
     clearInterval(this.#pingTimer);
     clearTimeout(this.#gapTimer);
+    clearTimeout(this.#expectTimer);
     for (const off of this.#cleanup) off();
     this.#ws?.close(1000, "bye");
   }
@@ -193,12 +202,13 @@ export class RaceSocket {
         if (message.v < this.#seen) { this.#askSync(true); return; }
         this.#seen = message.v;
         this.#syncAskedAt = 0;
+        this.#gap = 0; // filled by the snapshot, not by itself: no measure of lateness
         this.#onMessage(message);
         // Broadcasts heard past the gap may go on from here; a newer one we
         // never got is asked for after the usual moment.
         this.#drain();
         if (this.#ahead.size) this.#armGap();
-        else if (this.#heard > this.#seen) this.#askSync();
+        else if (this.#heard > this.#seen) this.#expect(this.#heard);
         return;
       case "synced":
         this.#syncAskedAt = 0;
@@ -224,7 +234,8 @@ export class RaceSocket {
         return;
       }
       case "pong":
-        if (message.v > this.#seen) this.#askSync();
+        // Its version may be on its way in a frame still: asked for only if it stays missing.
+        if (message.v > this.#seen) this.#expect(message.v);
         return;
       case "ack":
       case "reject":
@@ -247,16 +258,37 @@ export class RaceSocket {
     this.#armGap();
   }
 
+  #patience() {
+    return Math.min(GAP_PATIENCE_MAX_MS, Math.max(GAP_PATIENCE_MS, 2 * this.#fillMs));
+  }
+
+  /** Wait for the version after `seen`: each gap gets its own patience, from when it opened. */
   #armGap() {
-    if (this.#gapTimer) return;
+    const missing = this.#seen + 1;
+    if (this.#gapTimer && this.#gap === missing) return;
+    clearTimeout(this.#gapTimer);
+    this.#gap = missing;
+    this.#gapSince = performance.now();
     this.#gapTimer = setTimeout(() => {
       this.#gapTimer = 0;
-      if (this.#ahead.size) this.#askSync();
-    }, GAP_PATIENCE_MS);
+      if (!this.#ahead.size) return;
+      if (this.#seen + 1 === missing) this.#askSync();
+      else this.#armGap();
+    }, this.#patience());
+  }
+
+  /** A version named (a pong, a frame past a snapshot) but not heard: a sync if it stays so. */
+  #expect(version) {
+    clearTimeout(this.#expectTimer);
+    this.#expectTimer = setTimeout(() => {
+      this.#expectTimer = 0;
+      if (this.#seen < version && !this.#ahead.size) this.#askSync();
+    }, this.#patience());
   }
 
   /** Apply what was held, in order, as far as the versions run on without a gap. */
   #drain() {
+    const before = this.#seen;
     while (this.#ahead.has(this.#seen + 1)) {
       const next = this.#ahead.get(this.#seen + 1);
       this.#ahead.delete(this.#seen + 1);
@@ -264,7 +296,13 @@ export class RaceSocket {
       if (next) this.#onMessage(next);
     }
     for (const v of this.#ahead.keys()) if (v <= this.#seen) this.#ahead.delete(v);
-    if (!this.#ahead.size) { clearTimeout(this.#gapTimer); this.#gapTimer = 0; }
+    if (this.#gap && before < this.#gap && this.#seen >= this.#gap) {
+      // The gap filled by itself: how late its frame was tells how patient to be.
+      const took = performance.now() - this.#gapSince;
+      this.#fillMs = Math.max(took, this.#fillMs * 0.8);
+      this.#gap = 0;
+    }
+    if (!this.#ahead.size) { clearTimeout(this.#gapTimer); this.#gapTimer = 0; this.#gap = 0; }
   }
 
   /** We missed something: say what we have and wait for what followed (once, not per frame). */

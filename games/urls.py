@@ -33,7 +33,6 @@ urlpatterns = [
     path("@/<str:username>/<str:action>", friend_views.relation_change, name="relation"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
-    path("r/<str:code>/head-to-head", friend_views.race_head_to_head, name="race_head_to_head"),
     # The daily deal and challenges (docs/pages.md).
     path("daily/", daily_views.daily_today_page, name="daily"),
     path("daily/play", daily_views.daily_play, name="daily_play"),
@@ -70,6 +69,11 @@ urlpatterns = [
     path("r/<str:code>/bot", bot_views.race_add_bot, name="race_add_bot"),
     # JSON for the practice and replay pages.
     path("api/practice", practice_api.practice_start, name="api_practice"),
+    path(
+        "api/races/<str:code>/head-to-head",
+        friend_views.race_head_to_head,
+        name="api_race_head_to_head",
+    ),
     path("api/games/<int:game_id>", practice_api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves", practice_api.game_move, name="api_game_move"),
     path("api/games/<int:game_id>/replay", replay_api.game_replay_data, name="api_game_replay"),

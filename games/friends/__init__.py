@@ -14,7 +14,7 @@ process-local fallback), expiring by heartbeat; protocol.py shapes the site
 socket's messages, notify.py tells a player's group in any process,
 consumer.py is the socket (`/ws/site/`), routing.py its address; views.py
 serves /friends/, the profile's buttons and a finished race's records for its
-racers (/r/<code>/head-to-head).
+racers (/api/races/<code>/head-to-head).
 
 May import: games.races (an invitation seats its invitee through the race
 services; head-to-head reads standings), games.accounts, games.quotas,

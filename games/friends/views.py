@@ -1,5 +1,5 @@
 """/friends/ and the buttons that change a relation (on a profile, on /friends/);
-a finished race's head-to-head records for its racers (/r/<code>/head-to-head).
+a finished race's head-to-head records for its racers (/api/races/<code>/head-to-head).
 
 Every POST answers with a redirect back where it came from and a message
 saying what happened or why not (Django's messages); nothing is changed by a

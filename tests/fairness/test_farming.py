@@ -8,6 +8,7 @@ and the rule is a projection like the rest: a rebuild gives the same numbers."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -60,7 +61,8 @@ def _on_board(player: Player) -> bool:
 # and A plays one card and resigns.
 
 
-def test_two_fresh_accounts_farm_nothing_in_a_tournament(alice: Player, bob: Player):
+def test_two_fresh_accounts_farm_nothing_in_a_tournament(alice: Player, bob: Player, settings: Any):
+    settings.TOURNAMENT_REST_S = 0  # seated again at the next tick: the farm's pace
     tournament = tournament_create(
         creator=alice,
         name="Farm",
@@ -173,7 +175,8 @@ def test_a_pair_counts_three_times_a_day(alice, bob, charlie, settings):
     assert _mu(alice) > mus[3]
 
 
-def test_a_pair_earns_tournament_points_three_times_a_day(alice, bob):
+def test_a_pair_earns_tournament_points_three_times_a_day(alice, bob, settings):
+    settings.TOURNAMENT_REST_S = 0  # seated again at the next tick
     tournament = tournament_create(
         creator=alice,
         name="Pair",

@@ -1,5 +1,5 @@
 """Head-to-head on a finished race's results: each racer's record against the others,
-asked once the race is over (/r/<code>/head-to-head), for its racers only."""
+asked once the race is over (/api/races/<code>/head-to-head), for its racers only."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _account(name: str) -> Player:
 
 
 def _records(client: Client, race: Race) -> tuple[int, Any]:
-    answer = client.get(f"/r/{race.code}/head-to-head")
+    answer = client.get(f"/api/races/{race.code}/head-to-head")
     return answer.status_code, answer.json()
 
 

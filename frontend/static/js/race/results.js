@@ -1,7 +1,7 @@
 // The end of a race: the server's ranking (computed from the games' logs),
 // the deal revealed, a replay for every racer and the way to a rematch; for a
 // signed-in racer, their head-to-head record beside each other racer, asked
-// once the race is over (/r/<code>/head-to-head: the end message stays small).
+// once the race is over (/api/races/<code>/head-to-head: the end message stays small).
 
 import { byId, h, show } from "./dom.js";
 import { RESULT_TEXT, durationText, durationWords, hue, initial, ordinal } from "../format.js";
@@ -68,7 +68,7 @@ export class ResultsView {
     this.#recordsAsked = true;
     const code = encodeURIComponent(byId("race").dataset.code);
     try {
-      const answer = await fetch(`/r/${code}/head-to-head`, { headers: { Accept: "application/json" } });
+      const answer = await fetch(`/api/races/${code}/head-to-head`, { headers: { Accept: "application/json" } });
       if (!answer.ok) return; // refused (signed out meanwhile): the results stand without
       const { records } = await answer.json();
       this.#records = new Map(records.map((record) => [record.player, record]));

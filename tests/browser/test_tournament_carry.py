@@ -19,12 +19,14 @@ from tests.browser.test_tournament import _points, _race_code, _row, _stored
 from tests.servers import LiveServer, daphne, database_env, live_sql
 
 # Three-seat races paired every 300 ms; a short race gathers 2 s; a race's racers rest
-# 6 s (the banner counts them down); nobody is withdrawn for idling in this test.
+# 15 s (the banner counts them down): time enough, on a loaded machine, for the page to
+# see the end and click Pause before the rest is over (at 6 s alice was carried into the
+# next race before her click, in a full run); nobody is withdrawn for idling here.
 CARRY_ENV = {
     "SULTAN_TOURNAMENT_MIN_MINUTES": "3",
     "SULTAN_TOURNAMENT_TICK_MS": "300",
     "SULTAN_TOURNAMENT_GATHER_S": "2",
-    "SULTAN_TOURNAMENT_REST_S": "6",
+    "SULTAN_TOURNAMENT_REST_S": "15",
     "SULTAN_TOURNAMENT_IDLE_S": "600",
     "SULTAN_TOURNAMENT_RACE_S": "120",
     "SULTAN_RACE_COUNTDOWN_S": "4",

@@ -326,6 +326,13 @@ SULTAN_SOLVER_WAIT_S = env_int("SULTAN_SOLVER_WAIT_MS", 500) / 1000
 SULTAN_SOLVER_PROCESSES = env_bool("SULTAN_SOLVER_PROCESSES", default=True)
 # Started with the web process, not at the first solve (tests' servers turn it off).
 SULTAN_SOLVER_WARM = env_bool("SULTAN_SOLVER_WARM", default=True)
+# The solver processes' niceness (0-19): below the web processes, so the kernel hands
+# a core to a racer's move first. The tests' servers run it at 0: beside a busy loop
+# (.ci/loaded) a solver at 10 got ~5% of a core and the hints the tests wait for took
+# minutes; what the priority buys is measured by bench/faults/solver_abuse.py.
+SULTAN_SOLVER_NICE = env_int("SULTAN_SOLVER_NICE", 10)
+if not 0 <= SULTAN_SOLVER_NICE <= 19:
+    raise ConfigError(f"SULTAN_SOLVER_NICE={SULTAN_SOLVER_NICE} is not a niceness from 0 to 19")
 # Per kind of work: requests per player and per address in each window.
 SULTAN_QUOTA_WINDOW_S = env_int("SULTAN_QUOTA_WINDOW_S", 600)
 

@@ -64,6 +64,12 @@ def test_it_refuses_a_bot_socket_url_that_is_not_a_websocket_address():
     assert "SULTAN_BOT_SOCKET_URL must start with one of ['ws', 'wss']" in result.stderr
 
 
+def test_it_refuses_a_solver_niceness_outside_0_to_19():
+    result = _load_settings(SULTAN_SOLVER_NICE="25")
+    assert result.returncode != 0
+    assert "SULTAN_SOLVER_NICE=25 is not a niceness from 0 to 19" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [("1", True), ("TRUE", True), (" yes ", True), ("on", True), ("0", False), ("off", False)],

@@ -6,7 +6,7 @@ solver_abuse.py measured honest acks going from tens of milliseconds to
 seconds). So each web process keeps a small pool of solver processes
 (SULTAN_SOLVER_SLOTS of them, 1 by default: one per core with two web
 processes on two cores), started at the first solve, at a lower CPU priority
-(nice SOLVER_NICE) so that the kernel hands a core to a racer's move first.
+(nice SULTAN_SOLVER_NICE, 10) so that the kernel hands a core to a racer's move first.
 
 A request that finds no free slot within SULTAN_SOLVER_WAIT_S is refused
 with `busy` (HTTP 503 and a Retry-After), never queued for longer; the
@@ -38,7 +38,6 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 RETRY_AFTER_S: Final = 2
-SOLVER_NICE: Final = 10
 # Every solve has a budget of seconds (a winnable deal's search the longest,
 # 12 s); past this, the answer is not coming and the pool is started afresh.
 RESULT_TIMEOUT_S: Final = 30.0
@@ -54,10 +53,10 @@ class SolverBusy(WorkRefused):
         super().__init__("busy", message, RETRY_AFTER_S)
 
 
-def _solver_process_start() -> None:
+def _solver_process_start(niceness: int) -> None:
     """In each solver process: below the web processes, and Django set up (the
     work functions live in modules that import models; none touches the database)."""
-    os.nice(SOLVER_NICE)
+    os.nice(niceness)
     import django
 
     django.setup()
@@ -85,6 +84,7 @@ class _Slots:
                     max_workers=max(1, settings.SULTAN_SOLVER_SLOTS),
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_solver_process_start,
+                    initargs=(settings.SULTAN_SOLVER_NICE,),
                 )
             return self._pool
 

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
+from tests.browser.racing import WAIT
 from tests.servers import LiveServer, daphne, database_env, free_port, solver_busy
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -29,6 +31,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+# Playwright's `expect` waits 5 s by default: under .ci/loaded a note crossing the server
+# and a second browser took longer (an invitation's "accepted" toast). Every assertion
+# waits on its condition up to the time a broadcast gets anywhere in these tests.
+expect.set_options(timeout=WAIT)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -8,7 +8,7 @@ import logging
 import re
 
 from sultan_site.logs import JsonFormatter
-from tests.deploy.conftest import PRODUCTION, production_run
+from tests.production import PRODUCTION, production_run
 
 _run = production_run
 

@@ -12,7 +12,7 @@ from django.core.management.base import SystemCheckError
 from django.test import override_settings
 
 from sultan_site.checks import production_start_check
-from tests.deploy.conftest import PRODUCTION, production_run
+from tests.production import PRODUCTION, production_run
 
 MANIFEST = {"staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
 

@@ -4,6 +4,7 @@ hung request, and nothing is written for it."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from django.test import Client
 from games.models import Game, Player, Race
 from games.practice.hints import winning_lines
 from games.quotas.quotas import QuotaExceeded, quota_take
-from games.quotas.solver import SolverBusy, solver_work
+from games.quotas.solver import SolverBusy, slots, solver_run, solver_work
 from games.store.services import game_create
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT
@@ -118,6 +119,18 @@ def test_solver_work_never_runs_more_than_the_slots_at_once(settings: Any):
     threads[0].join(5)
     assert peak == settings.SULTAN_SOLVER_SLOTS == 1
     assert refused == 3
+
+
+@pytest.mark.parametrize("niceness", [0, 7])
+def test_solver_work_runs_at_the_configured_niceness(settings: Any, niceness: int):
+    """The solver's processes sit SULTAN_SOLVER_NICE below this one (the tests' servers: 0)."""
+    settings.SULTAN_SOLVER_PROCESSES = True
+    settings.SULTAN_SOLVER_NICE = niceness
+    slots.pool_discard()  # a pool made before the setting changed
+    try:
+        assert solver_run("hint", os.nice, 0) == min(19, os.nice(0) + niceness)
+    finally:
+        slots.pool_discard()
 
 
 def test_the_quota_counts_per_kind(small_quotas: object):

@@ -57,7 +57,7 @@ def _postgres_database(url: str, name: str, template: str | None = None) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-def _migrate(env: dict[str, str]) -> None:
+def migrate(env: dict[str, str]) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
         cwd=ROOT,
@@ -81,7 +81,7 @@ def _sqlite_copy(env: dict[str, str], path: Path) -> None:
     template = _templates.get("sqlite")
     if template is None:
         template = str(Path(_TEMPLATE_DIR.name) / "migrated.sqlite3")
-        _migrate({**env, "SQLITE_PATH": template})
+        migrate({**env, "SQLITE_PATH": template})
         _templates["sqlite"] = template
     shutil.copyfile(template, path)
 
@@ -91,7 +91,7 @@ def _postgres_copy(env: dict[str, str], name: str, template_name: str) -> str:
     url = env["DATABASE_URL"]
     if url not in _templates:
         template_url = _postgres_database(url, template_name)
-        _migrate({**env, "DATABASE_URL": template_url})
+        migrate({**env, "DATABASE_URL": template_url})
         _templates[url] = template_name
     return _postgres_database(url, name, template=_templates[url])
 

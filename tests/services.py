@@ -49,13 +49,16 @@ needs_redis_server = _need(bool(shutil.which("redis-server")), "redis-server ins
 
 
 @contextmanager
-def fresh_postgres_database(label: str) -> Iterator[str]:
-    """A new, empty PostgreSQL database for one test; dropped afterwards. Yields its URL."""
+def fresh_postgres_database(label: str, *, template: str = "") -> Iterator[str]:
+    """A new PostgreSQL database for one test, empty or a copy of the database `template`
+    (a migrated one: a copy takes milliseconds, a migration seconds of CPU); dropped
+    afterwards. Yields its URL."""
     import psycopg
 
     name = f"sultan_{label}_{uuid.uuid4().hex[:8]}"
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=5) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     try:
         yield urlunsplit(urlsplit(POSTGRES_URL)._replace(path=f"/{name}"))
     finally:

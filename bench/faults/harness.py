@@ -63,15 +63,18 @@ def production(
 
     SULTAN_COLLECTED_STATIC names a folder collectstatic has already filled from this tree
     (the suite collects once for all its fault scripts): nginx serves it, nothing is collected.
+    SULTAN_MIGRATED_TEMPLATE names a PostgreSQL database migrated from this tree (the suite
+    migrates one for all its fault scripts): the run's database is a copy, nothing migrates.
     """
     collected = os.environ.get("SULTAN_COLLECTED_STATIC", "")
+    template = os.environ.get("SULTAN_MIGRATED_TEMPLATE", "") if store != "sqlite" else ""
     with ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         Path(tmp).chmod(0o755)  # nginx's workers (nobody, under root) read the static files
         if store == "sqlite":
             database_url = f"sqlite:///{tmp}/bench.sqlite3"
         else:
-            database_url = stack.enter_context(fresh_postgres_database(label))
+            database_url = stack.enter_context(fresh_postgres_database(label, template=template))
         base = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
         base.update(
             DATABASE_URL=database_url,
@@ -104,6 +107,7 @@ def production(
                 listen=free_port(),
                 ports=[free_port() for _ in range(processes)],
                 log=log,
+                prepare=not (collected and template),
                 collect=not collected,
             )
         )

@@ -18,17 +18,18 @@ ROOT = Path(__file__).resolve().parents[2]
 NEEDS: list[pytest.MarkDecorator] = [needs_nginx, needs_postgres, needs_redis]
 
 
-def run_script(script: str, *args: str, static: str, timeout_s: float = 300) -> str:
-    """Run `script`; `static` is the suite's collected static root (no collectstatic each).
+def run_script(script: str, *args: str, prepared: dict[str, str], timeout_s: float = 300) -> str:
+    """Run `script` with `prepared` (tests/faults/conftest.py: the collected static root and
+    a migrated database to copy, so that no script collects or migrates on its own).
 
     The script bounds its own racing (--timeout-s); `timeout_s` only catches a hang, above
-    what starting the topology takes on a loaded machine (migrate, two Daphne, nginx: a
-    minute under `.ci/loaded`; 150 s was too little once)."""
+    what starting the topology takes on a loaded machine (two Daphne and nginx; with its
+    migrate, a minute under `.ci/loaded`: 150 s was too little once)."""
     try:
         result = subprocess.run(
             [sys.executable, f"bench/faults/{script}", *args],
             cwd=ROOT,
-            env={**os.environ, "SULTAN_COLLECTED_STATIC": static},
+            env={**os.environ, **prepared},
             capture_output=True,
             text=True,
             timeout=timeout_s,

@@ -8,12 +8,12 @@ pytestmark = NEEDS
 
 
 def test_a_database_outage_refuses_moves_clearly_and_the_race_resumes(
-    collected_static: str,
+    prepared: dict[str, str],
 ) -> None:
     output = run_script(
         "db_outage.py",
         *("--races", "1", "--before-s", "2", "--outage-s", "4", "--after-s", "3"),
         *("--timeout-s", "100"),
-        static=collected_static,
+        prepared=prepared,
     )
     assert "/healthz during / after the outage  503 / 200" in output

@@ -8,12 +8,12 @@ pytestmark = NEEDS
 
 
 def test_killing_a_server_loses_no_acknowledged_move_and_racers_resync(
-    collected_static: str,
+    prepared: dict[str, str],
 ) -> None:
     output = run_script(
         "kill_server.py",
         *("--races", "1", "--kills", "2", "--min-gap", "1.5", "--max-gap", "3"),
         *("--after-s", "2", "--timeout-s", "100"),
-        static=collected_static,
+        prepared=prepared,
     )
     assert "acknowledged, not stored        0" in output

@@ -9,11 +9,11 @@ pytestmark = NEEDS
 
 
 @needs_redis_server
-def test_a_redis_restart_keeps_moves_flowing_and_clients_converge(collected_static: str):
+def test_a_redis_restart_keeps_moves_flowing_and_clients_converge(prepared: dict[str, str]):
     output = run_script(
         "redis_restart.py",
         *("--races", "1", "--before-s", "2", "--outage-s", "2", "--after-s", "4"),
         *("--timeout-s", "100"),
-        static=collected_static,
+        prepared=prepared,
     )
     assert "moves acknowledged while Redis was down" in output

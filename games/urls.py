@@ -33,6 +33,7 @@ urlpatterns = [
     path("@/<str:username>/<str:action>", friend_views.relation_change, name="relation"),
     path("r/<str:code>/", race_views.race_page, name="race"),
     path("r/<str:code>/join", race_views.race_join_view, name="race_join"),
+    path("r/<str:code>/close", race_views.race_close_view, name="race_close"),
     # The daily deal and challenges (docs/pages.md).
     path("daily/", daily_views.daily_today_page, name="daily"),
     path("daily/play", daily_views.daily_play, name="daily_play"),

@@ -138,8 +138,8 @@ def invitation_send(
     now = timezone.now()
     with transaction.atomic():
         if race is None:
-            race = race_create(
-                host=inviter,
+            race = _invitation_lobby(
+                inviter=inviter,
                 variant=variant,
                 automatic_moves=automatic_moves,
                 time_limit_s=time_limit_s,
@@ -170,6 +170,71 @@ def invitation_send(
         payloads = [(i.invitee_id, protocol.invitation_payload(i)) for i in made]
         transaction.on_commit(lambda: _tell_all(payloads))
     return made
+
+
+def _invitation_lobby(
+    *, inviter: Player, variant: str, automatic_moves: bool, time_limit_s: int
+) -> Race:
+    """Where a new invitation seats its invitees: the inviter's open invitation lobby of
+    these settings, else a new one. Each invitation once made a lobby of its own with its
+    inviter seated as host, and one inviter collected six, each keeping them out of
+    tournaments (#37). An older invitation lobby of other settings where they sit alone is
+    withdrawn (its pending invitations dropped, the lobby closed) before the new one opens;
+    one someone joined is a real race and stays."""
+    lobbies = list(
+        Race.objects.filter(
+            host=inviter,
+            status=RaceStatus.LOBBY,
+            public=False,
+            entries__player=inviter,
+            entries__left_at__isnull=True,
+            invitations__inviter=inviter,
+        )
+        .distinct()
+        .order_by("-created_at")
+    )
+    wanted = (variant, automatic_moves, time_limit_s)
+    for lobby in lobbies:
+        if (lobby.variant, lobby.automatic_moves, lobby.time_limit_s) == wanted:
+            return lobby
+    for lobby in lobbies:
+        _lobby_withdraw(lobby)
+    return race_create(
+        host=inviter, variant=variant, automatic_moves=automatic_moves, time_limit_s=time_limit_s
+    )
+
+
+def _lobby_withdraw(lobby: Race) -> None:
+    """Close an invitation lobby its host sits in alone, dropping its pending invitations
+    from the invitees' pages (status `withdrawn`: no note, their inviter moved on)."""
+    if (
+        RaceEntry.objects.filter(race=lobby, left_at__isnull=True)
+        .exclude(player_id=lobby.host_id)
+        .exists()
+    ):
+        return
+    pending = list(
+        Invitation.objects.select_for_update()
+        .select_related("invitee")
+        .filter(race=lobby, status=InvitationStatus.PENDING)
+    )
+    Invitation.objects.filter(pk__in=[i.pk for i in pending]).update(
+        status=InvitationStatus.DECLINED, answered_at=timezone.now()
+    )
+    race_close_if_alone(race_id=lobby.pk)
+
+    def tell() -> None:
+        for invitation in pending:
+            site_tell_now(
+                invitation.invitee_id,
+                "invitation_closed",
+                id=invitation.pk,
+                status="withdrawn",
+                who=invitation.invitee.nickname,
+                side="invitee",
+            )
+
+    transaction.on_commit(tell)
 
 
 def invitation_answer(*, invitation_id: int, player: Player, accept: bool) -> Invitation:

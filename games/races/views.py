@@ -20,7 +20,7 @@ from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceEntry, RaceStatus
 from games.races.selectors import race_by_code, race_role
-from games.races.services import RaceRefused, race_join
+from games.races.services import RaceRefused, race_close, race_join
 
 
 def no_such_race(request: HttpRequest) -> HttpResponse:
@@ -61,6 +61,23 @@ def race_join_view(request: HttpRequest, code: str) -> HttpResponse:
         return _race_error(request, race, _("Pick a nickname to join, or log in."))
     try:
         race_join(race=race, player=player)  # a new seat is announced with it
+    except RaceRefused as refused:
+        return _race_error(request, race, refused.message)
+    return redirect("games:race", code=race.code)
+
+
+@require_POST
+def race_close_view(request: HttpRequest, code: str) -> HttpResponse:
+    """The host closes their private lobby by a form (the page's button, without its
+    socket): the same service as the socket's `close`, so every racer seated is told."""
+    race = race_by_code(code=code)
+    if race is None:
+        return no_such_race(request)
+    player = player_for_request(request)
+    if player is None:
+        return _race_error(request, race, _("only the host closes the lobby"))
+    try:
+        race_close(race=race, player=player)
     except RaceRefused as refused:
         return _race_error(request, race, refused.message)
     return redirect("games:race", code=race.code)

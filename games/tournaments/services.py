@@ -178,7 +178,11 @@ def tournament_join(*, tournament: Tournament, player: Player) -> TournamentEntr
     if elsewhere is not None:
         raise TournamentRefused(
             "racing",
-            _("you are in race %(code)s: finish or leave it before joining a tournament")
+            # A host has no Leave: their lobby is closed (the lobby's Close, #37).
+            _(
+                "you are in race %(code)s: finish it, leave it or close its lobby"
+                " before joining a tournament"
+            )
             % {"code": elsewhere},
         )
     other = entrant_active(player=player, now=now)

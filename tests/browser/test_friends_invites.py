@@ -106,8 +106,14 @@ def test_a_declined_invitations_lobby_closes_and_a_host_closes_their_own(new_pag
     expect(alice.locator("#race-lobby")).to_be_hidden()
 
     _invite_from_profile(alice, ben)
+    _toast(bob, ann).get_by_role("button", name="Accept").click()
+    bob.wait_for_url("**/r/*/")
+    expect(bob.locator("#lobby-leave")).to_be_visible(timeout=WAIT)
     alice.get_by_role("button", name="Close the lobby").click()
     expect(alice.locator("#race-closed")).to_be_visible(timeout=WAIT)
+    # The racer seated there is told on their page, by the race socket's frame.
+    expect(bob.locator("#race-closed")).to_be_visible(timeout=WAIT)
+    expect(bob.locator("#race-lobby")).to_be_hidden()
     alice.reload()
     expect(alice.locator("#race-closed")).to_be_visible()
     no_js_errors(alice, bob)
@@ -145,6 +151,15 @@ def _shots(alice: Any, bob: Any, ben: str, ann: str, shot: Any, tag: str) -> Non
     alice.wait_for_url("**/r/*/")
     expect(bob.locator(".site-toast[data-invitation]")).to_be_visible(timeout=WAIT)
     shot(bob, f"friends-invitation-{tag}")
+    # The lobby its host may close (#37), and the closed lobby its racer is shown.
+    bob.locator(".site-toast[data-invitation] button").first.click()  # Accept
+    bob.wait_for_url("**/r/*/")
+    expect(alice.locator("#lobby-close")).to_be_visible(timeout=WAIT)
+    expect(alice.locator("#lobby-list")).to_contain_text(ben, timeout=WAIT)
+    shot(alice, f"lobby-close-{tag}")
+    alice.locator("#lobby-close").click()
+    expect(bob.locator("#race-closed")).to_be_visible(timeout=WAIT)
+    shot(bob, f"lobby-closed-{tag}")
 
 
 def test_screenshots_in_english_and_russian_on_desktop_and_phone(new_page, shot) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games.friends.models import Invitation
@@ -18,8 +19,9 @@ from games.friends.services import (
 from games.models import Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races.selectors import race_info, race_role
 from games.races.services import RaceRefused, race_close, race_create, race_join
+from games.tournaments.models import Tournament
 from games.tournaments.selectors import player_racing_elsewhere
-from games.tournaments.services import tournament_create
+from games.tournaments.services import TournamentRefused, tournament_create, tournament_join
 from tests.friends.conftest import befriend
 from tests.pages.helpers import client_for
 
@@ -118,13 +120,9 @@ def test_a_closed_lobby_keeps_its_deal_secret(alice: Player) -> None:
     assert "deal_code" not in info
 
 
-def test_a_closed_invitation_lobby_no_longer_keeps_its_host_out_of_a_tournament(
-    alice: Player, bob: Player
-) -> None:
-    befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
-    tournament = tournament_create(
-        creator=alice,
+def _evening(creator: Player) -> Tournament:
+    return tournament_create(
+        creator=creator,
         name="Evening",
         variant="sultan",
         minutes=30,
@@ -132,6 +130,14 @@ def test_a_closed_invitation_lobby_no_longer_keeps_its_host_out_of_a_tournament(
         automatic_moves=False,
         public=True,
     )
+
+
+def test_a_closed_invitation_lobby_no_longer_keeps_its_host_out_of_a_tournament(
+    alice: Player, bob: Player
+) -> None:
+    befriend(alice, bob)
+    (invitation,) = _invite(alice, bob)
+    tournament = _evening(alice)
     assert player_racing_elsewhere(player=alice, tournament=tournament) == invitation.race.code
     invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
     assert player_racing_elsewhere(player=alice, tournament=tournament) is None
@@ -143,3 +149,106 @@ def test_a_closed_lobby_page_says_so(alice: Player, bob: Player) -> None:
     page = client_for(bob).get(f"/r/{race.code}/").content.decode()
     closed = page.split('id="race-closed"')[1].split(">")[0]
     assert "hidden" not in closed
+
+
+def test_the_inviter_joins_a_tournament_once_their_invitation_is_declined(
+    alice: Player, bob: Player
+) -> None:
+    befriend(alice, bob)
+    (invitation,) = _invite(alice, bob)
+    tournament = _evening(alice)
+    with pytest.raises(TournamentRefused) as refused:
+        tournament_join(tournament=tournament, player=alice)
+    assert refused.value.code == "racing"
+    invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
+    entry = tournament_join(tournament=tournament, player=alice)
+    assert entry.player_id == alice.pk
+    assert not entry.paused
+
+
+def _open_lobbies(host: Player) -> list[str]:
+    return list(
+        Race.objects.filter(host=host, status=RaceStatus.LOBBY).values_list("code", flat=True)
+    )
+
+
+def test_reinviting_seats_the_invitees_in_the_open_lobby_instead_of_a_new_one(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    (first,) = _invite(alice, bob)
+    (again,) = _invite(alice, bob)
+    (third,) = _invite(alice, charlie)
+    assert first.race_id == again.race_id == third.race_id
+    assert _open_lobbies(alice) == [first.race.code]
+    # bob's invitation is the one row, renewed: one answer seats him.
+    assert Invitation.objects.filter(invitee=bob).count() == 1
+    invitation_answer(invitation_id=again.pk, player=bob, accept=True)
+    assert race_role(race=first.race, player=bob) == "racer"
+
+
+def test_an_invitation_of_other_settings_replaces_the_empty_lobby_it_would_pile_on(
+    alice: Player, bob: Player
+) -> None:
+    befriend(alice, bob)
+    (first,) = _invite(alice, bob)
+    (second,) = invitation_send(
+        inviter=alice, invitees=[bob], address=ADDRESS, variant="sultan", time_limit_s=300
+    )
+    assert second.race_id != first.race_id
+    assert _closed(first.race)
+    first.refresh_from_db()
+    assert first.status == Invitation.Status.DECLINED  # bob can no longer answer it
+    assert _open_lobbies(alice) == [second.race.code]
+
+
+def test_a_lobby_someone_sits_in_stays_when_its_host_invites_to_other_settings(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    (first,) = _invite(alice, bob)
+    invitation_answer(invitation_id=first.pk, player=bob, accept=True)
+    (second,) = invitation_send(
+        inviter=alice, invitees=[charlie], address=ADDRESS, variant="sultan", time_limit_s=300
+    )
+    assert second.race_id != first.race_id
+    assert not _closed(first.race)  # bob sits there: a real race, closed by its host only
+
+
+def test_the_host_closes_the_lobby_by_a_form_that_needs_its_csrf_token(
+    alice: Player, bob: Player
+) -> None:
+    race = race_create(host=alice, variant="sultan")
+    race_join(race=race, player=bob)
+    forged = Client(enforce_csrf_checks=True)
+    assert alice.user is not None
+    forged.force_login(alice.user)
+    assert forged.post(f"/r/{race.code}/close").status_code == 403
+    assert not _closed(race)
+
+    refused = client_for(bob).post(f"/r/{race.code}/close")
+    assert refused.status_code == 400
+    assert "only the host closes the lobby" in refused.content.decode()
+    assert not _closed(race)
+
+    closed = client_for(alice).post(f"/r/{race.code}/close")
+    assert closed.status_code == 302
+    assert closed["Location"] == f"/r/{race.code}/"
+    assert _closed(race)
+    assert RaceEvent.objects.filter(race=race, kind="closed").count() == 1
+    # bob, seated a moment ago, reads on the page that it closed.
+    page = client_for(bob).get(f"/r/{race.code}/").content.decode()
+    assert "hidden" not in page.split('id="race-closed"')[1].split(">")[0]
+    again = client_for(alice).post(f"/r/{race.code}/close")
+    assert again.status_code == 400
+
+
+def test_closing_by_form_answers_bad_addresses_and_methods_clearly(alice: Player) -> None:
+    race = race_create(host=alice, variant="sultan")
+    client = client_for(alice)
+    assert client.post("/r/nosuchrace/close").status_code == 404
+    assert client.get(f"/r/{race.code}/close").status_code == 405
+    assert Client().post(f"/r/{race.code}/close").status_code == 400  # nobody: not the host
+    assert not _closed(race)

@@ -72,3 +72,22 @@ def test_the_finished_page_reads_every_players_races_in_a_constant_number_of_que
     # (it once read each player's races, and folded the standings again, a row at a time).
     with django_assert_max_num_queries(8):
         assert client.get(f"/t/{tournament.code}/").status_code == 200
+
+
+def test_each_players_race_names_every_racer_with_place_points_and_game(
+    alice, bob, charlie
+) -> None:
+    tournament = finished_arena([alice, bob, charlie], [9, 7, 5])
+    played = tournament_races_played(tournament=tournament)
+    games = {
+        g.player_id: g.pk for g in Game.objects.filter(race__tournament_race__tournament=tournament)
+    }
+    expected = [
+        (alice.pk, "alice", games[alice.pk], 1, 3),
+        (bob.pk, "bob", games[bob.pk], 2, 2),
+        (charlie.pk, "charlie", games[charlie.pk], 3, 1),
+    ]
+    for player in (alice, bob, charlie):
+        (race,) = played[player.pk]  # one race each: "1 of 3" once named nobody else
+        assert [(r.player, r.nickname, r.game, r.place, r.points) for r in race.seated] == expected
+        assert race.game == games[player.pk]

@@ -34,7 +34,11 @@ export class LobbyView {
     this.#ready.addEventListener("click", () => this.#toggleReady());
     this.#start.addEventListener("click", () => this.#askStart());
     this.#leave.addEventListener("click", () => this.#ask({ type: "leave" }, this.#leave));
-    this.#close.addEventListener("click", () => this.#ask({ type: "close" }, this.#close));
+    // The button is a form's (POST /r/<code>/close); with the socket open it goes that way.
+    this.#close.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.#ask({ type: "close" }, this.#close);
+    });
     byId("share-copy").addEventListener("click", () => this.#copy());
     byId("share-link").addEventListener("focus", (e) => e.target.select());
   }

@@ -8,10 +8,7 @@ from typing import Any
 
 from tests.browser.plans import open_board
 from tests.browser.test_friends import _sign_up
-from tests.browser.test_play_polish import DRAW_DEAL, _post_moves
-from tests.races.helpers import SEED as LOST_SEED
-from tests.races.helpers import VARIANT as LOST_VARIANT
-from tests.races.helpers import careless_policy, recorded_game
+from tests.browser.test_play_polish import DRAW_DEAL, _post_moves, open_analysis
 
 PHONE = (390, 844)
 RUSSIAN: dict[str, Any] = {"locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru-RU,ru"}}
@@ -32,11 +29,7 @@ MARKER_ROOM = """() => {
 
 
 def test_the_analysis_numbers_its_line_whole_from_ten_on(new_page, shot):
-    tokens = recorded_game(careless_policy)
-    page = open_board(new_page, f"/practice/{LOST_SEED}/?variant={LOST_VARIANT}")
-    game_id = _post_moves(page, LOST_SEED, LOST_VARIANT, tokens)
-    page.goto(f"/games/{game_id}/replay/")
-    page.wait_for_selector("#analysis-line:not([hidden])", timeout=30_000)
+    page = open_analysis(new_page)
     page.click("#analysis-line-summary")
     room = page.evaluate(MARKER_ROOM)
     assert room["count"] >= 10, room

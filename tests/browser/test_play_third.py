@@ -218,3 +218,21 @@ def test_show_me_how_for_a_draw_plays_the_draws_up_to_the_card_that_matters(new_
         page.click("#line-back")
         assert page.is_hidden("#line-bar")
         assert page.js_errors == []
+
+
+def test_the_changed_pages_in_both_languages_on_desktop_and_phone(live, new_page, shot):
+    """What this issue changed, for people to look at: every page, each language and size."""
+    for lang, options in (("en", {}), ("ru", RUSSIAN)):
+        for size, name in (((1280, 900), "desktop"), (PHONE, "phone")):
+            page = open_board(new_page, "/practice/5/?variant=sultan&winnable=1", *size, **options)
+            assert page.is_checked("#pref-winnable")
+            page.locator("#pref-winnable").scroll_into_view_if_needed()
+            shot(page, f"third-practice-winnable-{name}-{lang}")
+            _hint_shown(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, f"third-hint-{name}-{lang}")
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.goto("/api/")
+            page.wait_for_selector("#redoc-ui .menu-content", timeout=20_000)
+            shot(page, f"third-api-{name}-{lang}")
+            assert page.js_errors == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.plans import open_board
 from tests.browser.test_friends import _sign_up
 from tests.browser.test_play_polish import DRAW_DEAL, _post_moves, open_analysis
@@ -13,13 +14,15 @@ from tests.browser.test_play_polish import DRAW_DEAL, _post_moves, open_analysis
 PHONE = (390, 844)
 RUSSIAN: dict[str, Any] = {"locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru-RU,ru"}}
 
-# The room the list's padding leaves its numbers, against the width of the longest.
+# The room the list's padding leaves its numbers, against the width of the longest as
+# Chromium draws it outside the item: "60. ", its space included (what did not fit was
+# clipped by the list's scroll box from the left: the first digit, "l0.").
 MARKER_ROOM = """() => {
   const list = document.getElementById("analysis-phrases");
   const items = list.querySelectorAll("li");
   const probe = document.createElement("span");
   probe.style.cssText = "position:absolute;white-space:pre;font:inherit";
-  probe.textContent = `${items.length}.`;
+  probe.textContent = `${items.length}. `;
   items[items.length - 1].append(probe);
   const need = probe.getBoundingClientRect().width;
   probe.remove();
@@ -254,5 +257,6 @@ def test_the_changed_pages_in_both_languages_on_desktop_and_phone(live, new_page
             page.set_viewport_size({"width": size[0], "height": size[1]})
             page.goto("/api/")
             page.wait_for_selector("#redoc-ui .api-content", timeout=20_000)
-            shot(page, f"third-api-{name}-{lang}")
+            # Its first screen: the whole reference is some 10,000 pixels tall.
+            page.screenshot(path=str(ARTIFACTS / f"third-api-{name}-{lang}.png"))
             assert page.js_errors == []

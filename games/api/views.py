@@ -26,9 +26,11 @@ from games.common.http import notice
 from games.models import Player
 from sultan_site.headers import CONTENT_SECURITY_POLICY
 
-# Redoc draws with inline styles (styled-components) and a worker from a blob. Its
-# footer's logo from Redocly's CDN stays refused (img-src 'self'): no third party
-# learns who reads the page, and Redoc hides the image it could not load.
+# Redoc draws with inline styles (styled-components) and a worker from a blob. The
+# page loads nothing from another host: the Redoc it runs is django-ninja's with its
+# sidebar logo (an image from Redocly's CDN, asked for on every visit and refused by
+# img-src 'self') taken out — frontend/static/vendor/redoc/, checked against
+# django-ninja's by tests/api/test_schema.py.
 DOCS_POLICY: Final = (
     CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
     + "; worker-src 'self' blob:"
@@ -114,7 +116,7 @@ def _no_account(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def api_docs_page(request: HttpRequest) -> HttpResponse:
-    """The API's readable page, drawn from its schema by Redoc (bundled with django-ninja)."""
+    """The API's readable page, drawn from its schema by Redoc (django-ninja's, no logo)."""
     response = render(request, "api_docs.html", {"schema_url": "/api/v1/schema"})
     response["Content-Security-Policy"] = DOCS_POLICY
     return response

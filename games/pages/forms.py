@@ -42,3 +42,5 @@ class RaceNowForm(forms.Form):
 class PracticeForm(forms.Form):
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial=DEFAULT_VARIANT, required=False)
     deal = forms.IntegerField(min_value=0, max_value=SEED_LIMIT - 1, required=False)
+    # A random deal the solver has won ("winnable deals only"); a deal by number is as asked.
+    winnable = forms.BooleanField(required=False)

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.accounts.selectors import player_for_request
 from games.accounts.services import GuestRefused, player_rename, player_start_guest_session
 from games.common.errors import BadInput
-from games.common.http import notice
+from games.common.http import client_address, notice
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.i18n.labels import variant_label
@@ -33,7 +33,8 @@ from games.pages.history import history_rows, player_games
 from games.pages.home import home_context
 from games.pages.refusals import unknown_variant
 from games.practice.selectors import player_variant_stats, variant_summary
-from games.practice.services import practice_random_deal
+from games.practice.services import PracticeRefused, practice_random_deal, practice_winnable_deal
+from games.quotas.quotas import WorkRefused
 from games.races.selectors import race_by_code
 from games.replays.access import HIDDEN, IN_PLAY, SEALED, replay_gate
 from games.store.selectors import game_record, race_has_ended
@@ -51,8 +52,30 @@ def practice_random(request: HttpRequest) -> HttpResponse:
         return render(request, "home.html", context, status=400)
     deal = form.cleaned_data.get("deal")
     variant = form.cleaned_data.get("variant") or DEFAULT_VARIANT
-    seed = practice_random_deal() if deal is None else deal
-    return redirect(f"/practice/{seed}/?{urlencode({'variant': variant})}")
+    winnable = bool(form.cleaned_data.get("winnable")) and deal is None
+    query = {"variant": variant} | ({"winnable": "1"} if winnable else {})
+    if not winnable:
+        seed = practice_random_deal() if deal is None else deal
+        return redirect(f"/practice/{seed}/?{urlencode(query)}")
+    player = player_for_request(request)
+    try:
+        seed = practice_winnable_deal(
+            variant=variant,
+            player_id=player.pk if player else None,
+            address=client_address(request),
+        )
+    except (PracticeRefused, WorkRefused) as refused:
+        return notice(
+            request,
+            status=getattr(refused, "status", 503),
+            title=_("No winnable deal right now"),
+            message=refused.message,
+            actions=[
+                (_("Try again"), f"/practice/?{urlencode(query)}"),
+                (_("Play a random deal"), f"/practice/?{urlencode({'variant': variant})}"),
+            ],
+        )
+    return redirect(f"/practice/{seed}/?{urlencode(query)}")
 
 
 def _deal_number(text: str) -> int | None:
@@ -108,6 +131,7 @@ def practice_page(request: HttpRequest, deal: str) -> HttpResponse:
         "last_slot": "h" if "8" in variant else "f",
         "player": player,
         "variant_summary": variant_summary(player=player, variant=variant),
+        "winnable": request.GET.get("winnable") == "1",
     }
     return render(request, "practice.html", context)
 

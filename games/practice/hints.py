@@ -156,12 +156,17 @@ def in_sight(state: GameState, line: tuple[str, ...]) -> tuple[str, ...]:
     redeal (the new order is the stock's) and, in `sultan` variants, a slot's
     card going up while the stock has cards (the refill comes from it).
     Showing more would tell the player what is coming.
+
+    A line that starts with draws shows them, up to the next card that matters (the
+    first move that is not a draw) and on from there as above: a draw hinted is advice
+    to turn those very cards up, so watching it shows only what taking the advice would.
     """
     shown: list[str] = []
     rules = VARIANT_RULES[state.variant]
     for move in line:
         from_slot = move[0] in SLOT_LETTERS and move[1].isdigit()
-        unseen_draw = move == "draw" and not stock_order_known(state)
+        leading = all(token == "draw" for token in shown)  # the line's draws so far, if any
+        unseen_draw = move == "draw" and not stock_order_known(state) and not leading
         shuffled = move == "redeal" and rules.shuffled_redeal
         if unseen_draw or shuffled or (from_slot and rules.auto_refill and state.stock):
             break

@@ -11,9 +11,12 @@ from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
 from games.engine import SEED_LIMIT, VARIANTS
+from games.engine.solver.winnable import winnable_seed
 from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.models import Game, Player
 from games.practice.selectors import practice_game_unfinished
+from games.quotas.quotas import quota_take
+from games.quotas.solver import solver_run
 from games.store.services import game_create
 
 # Random practice deals are drawn below a million: a six-digit number is easy
@@ -34,6 +37,22 @@ class PracticeStart:
 
 def practice_random_deal() -> int:
     return 1 + secrets.randbelow(RANDOM_DEALS - 1)
+
+
+def practice_winnable_deal(*, variant: str, player_id: int | None, address: str) -> int:
+    """A random practice deal the solver has won ("winnable deals only", as a race's
+    winnable deal is drawn): the winnable quota and a solver slot, as a race's
+    (`games.quotas`: `QuotaExceeded`, `SolverBusy`); `PracticeRefused` when none
+    was found in the search's budget."""
+    if variant not in VARIANTS:
+        raise PracticeRefused(
+            "bad_message", _("unknown variant %(variant)r") % {"variant": variant}
+        )
+    quota_take(kind="winnable", player_id=player_id, address=address)
+    seed = solver_run("winnable", winnable_seed, variant=variant, below=RANDOM_DEALS)
+    if seed is None or deal_sealed(seed=seed):
+        raise PracticeRefused("no_winnable", _("no winnable deal was found in time: try again"))
+    return seed
 
 
 def practice_deal_check(*, seed: int) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import ninja as ninja_module
 import pytest
+from django.conf import settings
 from django.test import Client
 from openapi_spec_validator import validate
 
@@ -43,10 +47,33 @@ def test_the_api_page_draws_the_schema_with_the_bundled_redoc(client: Client):
     assert response.status_code == 200
     page = response.content.decode()
     assert 'data-schema="/api/v1/schema"' in page
-    assert "ninja/redoc.standalone.js" in page
+    assert "vendor/redoc/redoc.standalone.js" in page
     # Redoc's inline styles are allowed on this page only.
     assert "style-src 'self' 'unsafe-inline'" in response["Content-Security-Policy"]
     assert "unsafe-inline" not in client.get("/").headers["Content-Security-Policy"]
+
+
+# The one change made to django-ninja's Redoc: its sidebar logo, an image from Redocly's CDN.
+REDOC_LOGO = (
+    'e?n.createElement("img",{alt:"redocly logo",onError:()=>t(!1),'
+    'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"}):null'
+)
+
+
+def test_the_api_pages_redoc_is_django_ninjas_without_the_logo_from_another_host():
+    """When django-ninja's Redoc changes, this fails: copy it again with the logo taken out."""
+    ninja = (Path(ninja_module.__file__).parent / "static/ninja/redoc.standalone.js").read_text()
+    ours = (settings.BASE_DIR / "frontend/static/vendor/redoc/redoc.standalone.js").read_text()
+    assert ninja.count(REDOC_LOGO) == 1
+    assert ours == ninja.replace(REDOC_LOGO, "null")
+    assert "cdn.redoc.ly" not in ours
+
+
+def test_the_api_page_tells_a_russian_reader_its_reference_is_in_english(client: Client):
+    page = client.get("/api/", headers={"accept-language": "ru"}).content.decode()
+    assert "на английском" in page
+    english = client.get("/api/", headers={"accept-language": "en"}).content.decode()
+    assert "in English" not in english
 
 
 PUBLIC = (

@@ -41,14 +41,28 @@ def test_show_me_how_plays_draws_whose_order_the_player_saw():
     # pysolfc after a redeal: the stock is the waste turned over, seen whole.
     after_redeal = _state("pysolfc", 1, ("7H",), ("AD", "5H"))
     assert in_sight(after_redeal, ("draw", "w1", "draw")) == ("draw", "w1", "draw")
-    first_pass = after_redeal._replace(redeals_left=2)
-    assert in_sight(first_pass, ("draw", "w1")) == ()
     # sultan shuffles at a redeal: the new order is unseen.
     sultan = _state("sultan", 1, ("AD",), ())
-    assert in_sight(sultan._replace(stock=("5H",)), ("draw",)) == ()
     assert in_sight(sultan, ("redeal",)) == ()
     turned = _state("pysolfc", 2, ("AD", "5H"), ())
     assert in_sight(turned, ("redeal", "draw")) == ("redeal", "draw")
+
+
+def test_a_hinted_draw_shows_the_draws_up_to_the_next_card_that_matters():
+    # The hint is to turn these very cards up: watching it shows what taking it would.
+    # The stock's first card is drawn first.
+    first_pass = _state("pysolfc", 2, ("7H",), ("AD", "5H", "9S"))
+    assert in_sight(first_pass, ("draw", "w1")) == ("draw", "w1")
+    longer = first_pass._replace(stock=("7C", "AD", "5H", "9S"))
+    line = ("draw", "draw", "w1", "a7", "draw")
+    assert in_sight(longer, line) == ("draw", "draw", "w1", "a7")
+    sultan = _state("sultan", 1, ("7H",), ("AD", "9S"))
+    assert in_sight(sultan, ("draw",)) == ("draw",)
+    # After the card that matters, an unseen draw stops the line as before.
+    assert in_sight(sultan, ("draw", "w1", "draw")) == ("draw", "w1")
+    # A line that starts elsewhere still stops at its first unseen draw.
+    assert in_sight(sultan, ("a7", "draw")) == ()
+    assert in_sight(sultan._replace(waste=("AD",)), ("w1", "draw")) == ("w1",)
 
 
 def test_a_hint_says_what_its_move_puts_up_or_uncovers():

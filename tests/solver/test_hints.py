@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -172,7 +173,10 @@ def test_a_hint_shows_the_start_of_its_line_on_the_board(alice: Player):
     shown = hint["shown"]
     assert isinstance(shown, list)
     state = new_game(SEED, VARIANT)
-    for step in shown:
+    tokens = [step["token"] for step in shown]
+    leading = len(tokens) - len(list(itertools.dropwhile(lambda t: t == "draw", tokens)))
+    for step in shown[leading:]:  # draws only at the start, where a hinted draw shows them
         assert step["token"] not in ("draw", "redeal")
+    for step in shown:
         state = apply(state, step["token"])
         assert step["view"]["foundations"] == state.foundation_tops()

@@ -15,7 +15,7 @@ import { ensureSprite, cardName } from "./cards.js";
 import { capitalize, gettext, interpolate, orList } from "./i18n.js";
 import { playSound } from "./sounds.js";
 import { installKeys, ensureTabStop } from "./keys.js";
-import { buildBoard, paintView, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
+import { buildBoard, paintView, placeToast, measure, moveSpots, sourceSpot, targetSpot } from "./board/layout.js";
 import { destinations, tokensTo, sourceCard, refusal, parseLocation, SLOT_LETTERS } from "./board/moves.js";
 import { glideTo, shake, settle } from "./board/animate.js";
 import { playEvents } from "./board/events.js";
@@ -154,6 +154,7 @@ export class Board {
   point(token) {
     this.#pointed = token;
     this.#decorate();
+    placeToast(this.#dom, this.root);
   }
 
   /** Read-only boards (replays, countdowns) show everything and take no moves. */
@@ -169,10 +170,9 @@ export class Board {
   showMessage(text, ms = TOAST_MS) {
     if (!this.#dom || !text) return;
     const t = this.#dom.toast;
-    // Just above the footer: its Undo button must stay visible and pressable.
-    t.style.bottom = `${this.#dom.footer.offsetHeight + 8}px`;
     t.textContent = text;
     t.classList.add("is-shown");
+    placeToast(this.#dom, this.root);
     clearTimeout(this.#toastTimer);
     this.#toastTimer = setTimeout(() => t.classList.remove("is-shown"), ms);
     this.announce(text);
@@ -470,3 +470,4 @@ export class Board {
     this.#listeners.push([target, type, fn, capture]);
   }
 }
+

@@ -26,7 +26,10 @@ export function installKeys(root, actions, target = document) {
     if (e.key === " " && !inBoard && e.target.closest?.(PRESSABLE)) {
       if (!actions.enabled() || e.target.closest(OWN_SPACE)) return;
     }
-    if (e.key.startsWith("Arrow") && inBoard && actions.readable()) {
+    // With nothing focused yet (a game page just opened), an arrow enters the table of a
+    // game in play: scrolling is all it would do otherwise (a replay keeps its arrows).
+    const unfocused = e.target === document.body || e.target === document.documentElement;
+    if (e.key.startsWith("Arrow") && (inBoard ? actions.readable() : unfocused && actions.enabled())) {
       if (roam(root, e.key)) e.preventDefault();
       return;
     }

@@ -31,6 +31,10 @@ export function createLineWatch({ board, bar, start, steps, label: heading, more
   controls.append(prev, play, next, where, leave);
   const note = el("p", "line-note field-help", "");
   bar.append(title, controls, note);
+  // Its controls in view (under a tall board the bar starts below the first screen);
+  // the page moves no further than that, so the board's lower rows, where a line's
+  // draws play, stay in view with it.
+  bar.scrollIntoView({ block: "nearest" });
 
   function show() {
     where.textContent = interpolate(gettext("%(at)s of %(total)s"), { at: index, total: steps.length }, true);

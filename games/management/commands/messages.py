@@ -17,7 +17,16 @@ from django.core.management.base import BaseCommand, CommandParser
 
 # Not the site's strings: tests, benchmarks, deployment, docs, collected static
 # files, and the board's stand-alone demo page.
-IGNORED: Final = ("tests", "bench", "deploy", "docs", "staticfiles", "frontend/static/demo")
+# frontend/static/vendor: others' code, copied (Redoc): none of its strings are ours.
+IGNORED: Final = (
+    "tests",
+    "bench",
+    "deploy",
+    "docs",
+    "staticfiles",
+    "frontend/static/demo",
+    "frontend/static/vendor",
+)
 
 
 class Command(BaseCommand):

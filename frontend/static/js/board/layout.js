@@ -241,3 +241,29 @@ export function moveSpots(dom, token) {
   const to = /\d/.test(token[1]) ? { kind: "foundation", id: token[1] } : { kind: "reserve", id: token[1] };
   return [sourceSpot(dom, token[0]), targetSpot(dom, to)].filter(Boolean);
 }
+
+/** The board's message, just above the footer (its Undo button stays visible and
+ * pressable), unless it would cover a card a hint points at: then the first place clear
+ * of them — the table's top, just below those cards, just above them. */
+export function placeToast(dom, root) {
+  const t = dom.toast;
+  const box = root.getBoundingClientRect();
+  const hinted = [...root.querySelectorAll(".sb-spot.is-hinted")].map((s) => s.getBoundingClientRect());
+  const footer = `${dom.footer.offsetHeight + 8}px`;
+  const places = [["", footer], ["8px", "auto"]];
+  if (hinted.length) {
+    places.push([`${Math.max(...hinted.map((r) => r.bottom)) - box.top + 8}px`, "auto"]);
+    places.push(["auto", `${box.bottom - Math.min(...hinted.map((r) => r.top)) + 8}px`]);
+  }
+  for (const [top, bottom] of places) {
+    t.style.top = top;
+    t.style.bottom = bottom;
+    if (!hinted.some((r) => meets(t.getBoundingClientRect(), r))) return;
+  }
+  [t.style.top, t.style.bottom] = places[0];
+}
+
+// Two boxes meet, or come within 8 px (the message settles 6 px up as it fades in).
+function meets(a, b) {
+  return a.left < b.right + 8 && b.left < a.right + 8 && a.top < b.bottom + 8 && b.top < a.bottom + 8;
+}

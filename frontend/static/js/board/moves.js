@@ -59,6 +59,10 @@ export function refusal(source, target, view) {
   }
   if (target.kind === "slot") {
     const i = SLOT_LETTERS.indexOf(target.id);
+    // PySolFC lets a reserve card change slots; here it does not, as it changes nothing (docs/rules.md).
+    if (source !== "w" && !view.reserve?.[i] && String(view.variant).startsWith("pysolfc")) {
+      return gettext("Reserve cards go to foundations only: the slots are all alike, so another slot would change nothing");
+    }
     if (source !== "w") return gettext("Reserve cards go to foundations only");
     if (view.reserve?.[i]) return interpolate(gettext("Slot %(slot)s is taken"), { slot: target.id }, true);
     if (!String(view.variant).startsWith("pysolfc")) return gettext("Only the stock refills the divan");

@@ -347,6 +347,22 @@ function describe(token) {
   return interpolate(gettext("slot %(from)s to foundation %(to)s"), { from: token[0], to }, true);
 }
 
+// The skip link lands on the table's own Tab stop, so the arrows and letters work at once.
+document.getElementById("skip-to-board")?.addEventListener("click", (event) => {
+  const spot = els.host.querySelector("[data-nav][tabindex='0']");
+  if (!spot) return;
+  event.preventDefault();
+  spot.focus();
+});
+// "Winnable deals only": the next New deal asks the server for one the solver has won.
+document.getElementById("pref-winnable")?.addEventListener("change", (event) => {
+  for (const link of [document.getElementById("new-deal"), document.getElementById("result-new-deal")]) {
+    const url = new URL(link.href);
+    if (event.target.checked) url.searchParams.set("winnable", "1");
+    else url.searchParams.delete("winnable");
+    link.href = url.pathname + url.search;
+  }
+});
 els.hint.addEventListener("click", askHint);
 els.showHow.addEventListener("click", showHow);
 els.finish.addEventListener("click", () => board?.finish());

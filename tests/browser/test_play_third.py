@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.plans import open_board
 from tests.browser.test_friends import _sign_up
@@ -201,12 +203,19 @@ def test_a_reserve_card_dropped_on_an_empty_slot_is_told_why_it_stays(new_page, 
 
 
 def _in_view(page: Any, selector: str) -> bool:
-    seen: bool = page.evaluate(
-        """(s) => { const r = document.querySelector(s).getBoundingClientRect();
-                    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
-        selector,
-    )
-    return seen
+    """Whether `selector` comes to be wholly in the window (the page scrolls it there after
+    a frame or two). A pixel's slack: scrolled to the nearest edge, a box of fractional
+    height ends at 800.3 in an 800-pixel window."""
+    try:
+        page.wait_for_function(
+            """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+                        return r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; }""",
+            arg=selector,
+            timeout=5_000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_show_me_how_for_a_draw_plays_the_draws_up_to_the_card_that_matters(new_page, shot):

@@ -33,14 +33,24 @@ export function createLineWatch({ board, bar, start, steps, label: heading, more
   bar.append(title, controls, note);
   // Its controls in view (under a tall board the bar starts below the first screen);
   // the page moves no further than that, so the board's lower rows, where a line's
-  // draws play, stay in view with it.
-  bar.scrollIntoView({ block: "nearest" });
+  // draws play, stay in view with it. After the next frame: the board drawn at the
+  // line's start may change height first (on a phone the bar ended 40 px below the screen).
+  keepInView();
+
+  function keepInView() {
+    requestAnimationFrame(() => requestAnimationFrame(() => bar.scrollIntoView({ block: "nearest" })));
+  }
 
   function show() {
     where.textContent = interpolate(gettext("%(at)s of %(total)s"), { at: index, total: steps.length }, true);
     prev.disabled = index === 0;
     next.disabled = index === steps.length;
-    note.textContent = index === steps.length && more ? more : "";
+    const said = index === steps.length && more ? more : "";
+    if (said !== note.textContent) {
+      note.textContent = said;
+      // The note at the line's end makes the bar taller: its last words stay in view.
+      if (said) keepInView();
+    }
   }
 
   function go(to, animate) {

@@ -128,40 +128,49 @@ def abuser(base: str, seconds: float, seed: int) -> AbuseLog:
     while time.monotonic() < until:
         kind = rng.choice(kinds)
         started = time.monotonic()
-        if kind == "winnable":
-            form = {
-                "nickname": "abuser",
-                "variant": "sultan",
-                "time_limit": "15",
-                "seats": "2",
-                "winnable": "on",
-                "csrfmiddlewaretoken": web.cookie("csrftoken") or "",
-            }
-            body = urllib.parse.urlencode(form).encode()
-            status, page = _request(web, "/races/new", body, "application/x-www-form-urlencoded")
-            code = "busy" if "busy" in page else ("quota" if status == 429 else "")
-            log.add(kind, status, code, time.monotonic() - started)
-            continue
-        deal = rng.randrange(10**9)
-        status, game = _json(web, "/api/practice", {"deal": str(deal), "nickname": "abuser"})
-        info = game.get("game")
-        game_id = info.get("id") if isinstance(info, dict) else None
-        if game_id is None:
-            log.add("practice", status, str(game.get("code", "")), time.monotonic() - started)
-            continue
-        if kind == "analysis":
-            _json(web, f"/api/games/{game_id}/moves", {"token": "resign", "id": "r", "seq": 0})
-            started = time.monotonic()
-            answer_status, text = _request_get(web, f"/api/games/{game_id}/analysis")
-        else:
-            started = time.monotonic()
-            answer_status, answer = _json(web, f"/api/games/{game_id}/hint", {})
-            text = json.dumps(answer)
-        code = json.loads(text).get("code", "") if text.startswith("{") else ""
-        log.add(
-            kind, answer_status, code if answer_status != 200 else "", time.monotonic() - started
-        )
+        try:
+            _ask(web, kind, rng, log)
+        except (TimeoutError, urllib.error.URLError, ConnectionError) as failure:
+            # No answer at all is the worst answer: counted (status 0, which `judge`
+            # fails clearly), not a traceback that hides the rest of the run.
+            log.add(kind, 0, type(failure).__name__, time.monotonic() - started)
     return log
+
+
+def _ask(web: WebClient, kind: str, rng: random.Random, log: AbuseLog) -> None:
+    """One ask of `kind`, its answer added to `log`."""
+    started = time.monotonic()
+    if kind == "winnable":
+        form = {
+            "nickname": "abuser",
+            "variant": "sultan",
+            "time_limit": "15",
+            "seats": "2",
+            "winnable": "on",
+            "csrfmiddlewaretoken": web.cookie("csrftoken") or "",
+        }
+        body = urllib.parse.urlencode(form).encode()
+        status, page = _request(web, "/races/new", body, "application/x-www-form-urlencoded")
+        code = "busy" if "busy" in page else ("quota" if status == 429 else "")
+        log.add(kind, status, code, time.monotonic() - started)
+        return
+    deal = rng.randrange(10**9)
+    status, game = _json(web, "/api/practice", {"deal": str(deal), "nickname": "abuser"})
+    info = game.get("game")
+    game_id = info.get("id") if isinstance(info, dict) else None
+    if game_id is None:
+        log.add("practice", status, str(game.get("code", "")), time.monotonic() - started)
+        return
+    if kind == "analysis":
+        _json(web, f"/api/games/{game_id}/moves", {"token": "resign", "id": "r", "seq": 0})
+        started = time.monotonic()
+        answer_status, text = _request_get(web, f"/api/games/{game_id}/analysis")
+    else:
+        started = time.monotonic()
+        answer_status, answer = _json(web, f"/api/games/{game_id}/hint", {})
+        text = json.dumps(answer)
+    code = json.loads(text).get("code", "") if text.startswith("{") else ""
+    log.add(kind, answer_status, code if answer_status != 200 else "", time.monotonic() - started)
 
 
 def _ready() -> bool:

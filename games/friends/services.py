@@ -180,7 +180,11 @@ def _invitation_lobby(
     inviter seated as host, and one inviter collected six, each keeping them out of
     tournaments (#37). An older invitation lobby of other settings where they sit alone is
     withdrawn (its pending invitations dropped, the lobby closed) before the new one opens;
-    one someone joined is a real race and stays."""
+    one someone joined is a real race and stays.
+
+    Runs inside the sender's transaction, holding the inviter's row until it commits:
+    two invitations sent at once both looked, found none, and each opened a lobby."""
+    Player.objects.select_for_update().filter(pk=inviter.pk).first()
     lobbies = list(
         Race.objects.filter(
             host=inviter,

@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from games.accounts.services import player_for_user
 from games.friends.models import Invitation
 from games.friends.services import (
     block_create,
@@ -18,7 +20,7 @@ from games.friends.services import (
 )
 from games.models import Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races.selectors import race_info, race_role
-from games.races.services import RaceRefused, race_close, race_create, race_join
+from games.races.services import MAX_SEATS, RaceRefused, race_close, race_create, race_join
 from games.tournaments.models import Tournament
 from games.tournaments.selectors import player_racing_elsewhere
 from games.tournaments.services import TournamentRefused, tournament_create, tournament_join
@@ -252,3 +254,42 @@ def test_closing_by_form_answers_bad_addresses_and_methods_clearly(alice: Player
     assert client.get(f"/r/{race.code}/close").status_code == 405
     assert Client().post(f"/r/{race.code}/close").status_code == 400  # nobody: not the host
     assert not _closed(race)
+
+
+def _friends_of(host: Player, count: int) -> list[Player]:
+    friends = []
+    for n in range(count):
+        user = User.objects.create_user(username=f"friend{n}")
+        friend = player_for_user(user=user)
+        befriend(host, friend)
+        friends.append(friend)
+    return friends
+
+
+def test_an_invitation_the_open_lobby_has_no_seat_for_opens_a_new_one(alice: Player) -> None:
+    *party, late = _friends_of(alice, MAX_SEATS)
+    invitations = _invite(alice, *party)
+    full = invitations[0].race
+    for invitation in invitations:
+        invitation_answer(invitation_id=invitation.pk, player=invitation.invitee, accept=True)
+    assert RaceEntry.objects.filter(race=full, left_at__isnull=True).count() == MAX_SEATS
+    (latecomer,) = _invite(alice, late)
+    assert latecomer.race_id != full.pk
+    # The full lobby is a real race: it stays as it was, its racers seated.
+    full.refresh_from_db()
+    assert full.status == RaceStatus.LOBBY
+    assert RaceEntry.objects.filter(race=full, left_at__isnull=True).count() == MAX_SEATS
+    # The latecomer's Accept finds a seat instead of "this race is full".
+    invitation_answer(invitation_id=latecomer.pk, player=late, accept=True)
+    assert race_role(race=latecomer.race, player=late) == "racer"
+
+
+def test_a_lobby_with_seats_left_still_takes_the_invitees_that_fit(alice: Player) -> None:
+    party = _friends_of(alice, MAX_SEATS - 1)
+    seated, *rest = party
+    (first,) = _invite(alice, seated)
+    invitation_answer(invitation_id=first.pk, player=seated, accept=True)
+    # alice and one friend seated: six seats left for the six others, and for the
+    # friend already seated, whom inviting again needs no seat for.
+    again = _invite(alice, *rest, seated)
+    assert {i.race_id for i in again} == {first.race_id}

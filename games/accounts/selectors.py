@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.http import HttpRequest
 
+from games.common.http import client_address
 from games.models import Player
 
 # The session key that is a guest's only way in.
@@ -47,6 +48,13 @@ def player_who_browses(*, request: HttpRequest) -> Player | None:
 def player_for_request(request: HttpRequest) -> Player | None:
     """The account's player when signed in, else the session's guest, else None."""
     return player_for_session(user=request.user, session=request.session)
+
+
+def work_identity(request: HttpRequest) -> tuple[int | None, str]:
+    """Whom a request's quota-bound work (the solver's) counts against: the visitor's
+    player id, None without one, and their address (games.quotas)."""
+    player = player_for_request(request)
+    return (player.pk if player else None), client_address(request)
 
 
 def player_for_session(

@@ -140,6 +140,7 @@ def invitation_send(
         if race is None:
             race = _invitation_lobby(
                 inviter=inviter,
+                invitees=invitees,
                 variant=variant,
                 automatic_moves=automatic_moves,
                 time_limit_s=time_limit_s,
@@ -173,14 +174,29 @@ def invitation_send(
 
 
 def _invitation_lobby(
-    *, inviter: Player, variant: str, automatic_moves: bool, time_limit_s: int
+    *,
+    inviter: Player,
+    invitees: list[Player],
+    variant: str,
+    automatic_moves: bool,
+    time_limit_s: int,
 ) -> Race:
     """Where a new invitation seats its invitees: the inviter's open invitation lobby of
-    these settings, else a new one. Each invitation once made a lobby of its own with its
-    inviter seated as host, and one inviter collected six, each keeping them out of
-    tournaments (#37). An older invitation lobby of other settings where they sit alone is
-    withdrawn (its pending invitations dropped, the lobby closed) before the new one opens;
-    one someone joined is a real race and stays."""
+    these settings that has a seat for each of them, else a new one. Each invitation once
+    made a lobby of its own with its inviter seated as host, and one inviter collected
+    six, each keeping them out of tournaments (#37). An older invitation lobby of other
+    settings where they sit alone is withdrawn (its pending invitations dropped, the lobby
+    closed) before the new one opens; one someone joined is a real race and stays.
+
+    A lobby of these settings without seats for the invitees (most often others joined
+    it: a host alone in an eight-seat lobby has room for the most one invitation asks) is
+    left as it is, and the invitees go to a new lobby: they were asked to race, and an
+    Accept into a full lobby would only be refused. Pending invitations hold no seat: as
+    with a race's link, seats go to whoever accepts first.
+
+    Runs inside the sender's transaction, holding the inviter's row until it commits:
+    two invitations sent at once both looked, found none, and each opened a lobby."""
+    Player.objects.select_for_update().filter(pk=inviter.pk).first()
     lobbies = list(
         Race.objects.filter(
             host=inviter,
@@ -194,14 +210,25 @@ def _invitation_lobby(
         .order_by("-created_at")
     )
     wanted = (variant, automatic_moves, time_limit_s)
+    others = []
     for lobby in lobbies:
-        if (lobby.variant, lobby.automatic_moves, lobby.time_limit_s) == wanted:
+        if (lobby.variant, lobby.automatic_moves, lobby.time_limit_s) != wanted:
+            others.append(lobby)
+        elif _seats_for(lobby, invitees):
             return lobby
-    for lobby in lobbies:
+    for lobby in others:
         _lobby_withdraw(lobby)
     return race_create(
         host=inviter, variant=variant, automatic_moves=automatic_moves, time_limit_s=time_limit_s
     )
+
+
+def _seats_for(lobby: Race, invitees: list[Player]) -> bool:
+    """Whether those seated in `lobby` and the invitees (one seat each: an invitee seated
+    there already needs no other) fit its seat limit."""
+    seated = RaceEntry.objects.filter(race=lobby, left_at__isnull=True)
+    racers = set(seated.values_list("player_id", flat=True)) | {p.pk for p in invitees}
+    return len(racers) <= lobby.seat_limit
 
 
 def _lobby_withdraw(lobby: Race) -> None:

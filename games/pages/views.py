@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
+from games.accounts.selectors import player_for_request, work_identity
 from games.accounts.services import GuestRefused, player_rename, player_start_guest_session
 from games.common.errors import BadInput
-from games.common.http import client_address, notice
+from games.common.http import notice
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.i18n.labels import variant_label
@@ -57,13 +57,9 @@ def practice_random(request: HttpRequest) -> HttpResponse:
     if not winnable:
         seed = practice_random_deal() if deal is None else deal
         return redirect(f"/practice/{seed}/?{urlencode(query)}")
-    player = player_for_request(request)
+    player_id, address = work_identity(request)
     try:
-        seed = practice_winnable_deal(
-            variant=variant,
-            player_id=player.pk if player else None,
-            address=client_address(request),
-        )
+        seed = practice_winnable_deal(variant=variant, player_id=player_id, address=address)
     except (PracticeRefused, WorkRefused) as refused:
         return notice(
             request,

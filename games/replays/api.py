@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.accounts.selectors import player_for_request
-from games.common.http import client_address, error_response
+from games.accounts.selectors import work_identity
+from games.common.http import error_response
 from games.fairness.rules import deal_sealed_message
 from games.i18n.lines import line_phrases
 from games.quotas.quotas import WorkRefused
@@ -63,13 +63,9 @@ def game_analysis_data(request: HttpRequest, game_id: int) -> JsonResponse:
         # The solver's line would play that race for its racers.
         text = _("this deal is being raced: its analysis opens when that race ends")
         return error_response(403, "deal_raced", text)
-    visitor = player_for_request(request)
+    player_id, address = work_identity(request)
     try:
-        analysis = game_analysis(
-            game=game,
-            player_id=visitor.pk if visitor else None,
-            address=client_address(request),
-        )
+        analysis = game_analysis(game=game, player_id=player_id, address=address)
     except WorkRefused as refused:
         return error_response(
             refused.status, refused.code, refused.message, retry_after=refused.retry_after

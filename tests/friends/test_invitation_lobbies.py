@@ -6,32 +6,28 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from games.accounts.services import player_for_user
 from games.friends.models import Invitation
 from games.friends.services import (
     block_create,
     invitation_answer,
-    invitation_send,
     invitations_expire,
 )
 from games.models import Player, Race, RaceEntry, RaceEvent, RaceStatus
 from games.races.selectors import race_info, race_role
-from games.races.services import RaceRefused, race_close, race_create, race_join
+from games.races.services import MAX_SEATS, RaceRefused, race_close, race_create, race_join
 from games.tournaments.models import Tournament
 from games.tournaments.selectors import player_racing_elsewhere
 from games.tournaments.services import TournamentRefused, tournament_create, tournament_join
 from tests.friends.conftest import befriend
+from tests.friends.helpers import invite, open_lobbies
 from tests.pages.helpers import client_for
 
 pytestmark = pytest.mark.django_db
-
-ADDRESS = "127.0.0.1"
-
-
-def _invite(inviter: Player, *invitees: Player) -> list[Invitation]:
-    return invitation_send(inviter=inviter, invitees=list(invitees), address=ADDRESS)
 
 
 def _closed(race: Race) -> bool:
@@ -43,7 +39,7 @@ def test_a_declined_invitation_closes_its_lobby_and_frees_the_inviter(
     alice: Player, bob: Player
 ) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     race = invitation.race
     invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
     assert _closed(race)
@@ -58,7 +54,7 @@ def test_a_declined_invitation_closes_its_lobby_and_frees_the_inviter(
 
 def test_an_expired_invitation_closes_its_lobby(alice: Player, bob: Player) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     Invitation.objects.filter(pk=invitation.pk).update(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
@@ -71,7 +67,7 @@ def test_a_lobby_stays_while_another_invitation_is_pending_or_someone_joined(
 ) -> None:
     befriend(alice, bob)
     befriend(alice, charlie)
-    first, second = _invite(alice, bob, charlie)
+    first, second = invite(alice, bob, charlie)
     race = first.race
     invitation_answer(invitation_id=first.pk, player=bob, accept=False)
     assert not _closed(race)  # charlie may still come
@@ -83,7 +79,7 @@ def test_a_lobby_someone_joined_by_its_link_stays_after_a_decline(
     alice: Player, bob: Player, charlie: Player
 ) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     race_join(race=invitation.race, player=charlie)
     invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
     assert not _closed(invitation.race)
@@ -91,7 +87,7 @@ def test_a_lobby_someone_joined_by_its_link_stays_after_a_decline(
 
 def test_a_block_closes_the_lobby_of_the_invitations_it_cancels(alice: Player, bob: Player) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     block_create(blocker=bob, blocked=alice)
     assert _closed(invitation.race)
 
@@ -132,17 +128,6 @@ def _evening(creator: Player) -> Tournament:
     )
 
 
-def test_a_closed_invitation_lobby_no_longer_keeps_its_host_out_of_a_tournament(
-    alice: Player, bob: Player
-) -> None:
-    befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
-    tournament = _evening(alice)
-    assert player_racing_elsewhere(player=alice, tournament=tournament) == invitation.race.code
-    invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
-    assert player_racing_elsewhere(player=alice, tournament=tournament) is None
-
-
 def test_a_closed_lobby_page_says_so(alice: Player, bob: Player) -> None:
     race = race_create(host=alice, variant="sultan")
     race_close(race=race, player=alice)
@@ -151,25 +136,21 @@ def test_a_closed_lobby_page_says_so(alice: Player, bob: Player) -> None:
     assert "hidden" not in closed
 
 
-def test_the_inviter_joins_a_tournament_once_their_invitation_is_declined(
+def test_a_declined_invitation_no_longer_keeps_its_inviter_out_of_a_tournament(
     alice: Player, bob: Player
 ) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     tournament = _evening(alice)
+    assert player_racing_elsewhere(player=alice, tournament=tournament) == invitation.race.code
     with pytest.raises(TournamentRefused) as refused:
         tournament_join(tournament=tournament, player=alice)
     assert refused.value.code == "racing"
     invitation_answer(invitation_id=invitation.pk, player=bob, accept=False)
+    assert player_racing_elsewhere(player=alice, tournament=tournament) is None
     entry = tournament_join(tournament=tournament, player=alice)
     assert entry.player_id == alice.pk
     assert not entry.paused
-
-
-def _open_lobbies(host: Player) -> list[str]:
-    return list(
-        Race.objects.filter(host=host, status=RaceStatus.LOBBY).values_list("code", flat=True)
-    )
 
 
 def test_reinviting_seats_the_invitees_in_the_open_lobby_instead_of_a_new_one(
@@ -177,11 +158,11 @@ def test_reinviting_seats_the_invitees_in_the_open_lobby_instead_of_a_new_one(
 ) -> None:
     befriend(alice, bob)
     befriend(alice, charlie)
-    (first,) = _invite(alice, bob)
-    (again,) = _invite(alice, bob)
-    (third,) = _invite(alice, charlie)
+    (first,) = invite(alice, bob)
+    (again,) = invite(alice, bob)
+    (third,) = invite(alice, charlie)
     assert first.race_id == again.race_id == third.race_id
-    assert _open_lobbies(alice) == [first.race.code]
+    assert open_lobbies(alice) == [first.race]
     # bob's invitation is the one row, renewed: one answer seats him.
     assert Invitation.objects.filter(invitee=bob).count() == 1
     invitation_answer(invitation_id=again.pk, player=bob, accept=True)
@@ -192,15 +173,13 @@ def test_an_invitation_of_other_settings_replaces_the_empty_lobby_it_would_pile_
     alice: Player, bob: Player
 ) -> None:
     befriend(alice, bob)
-    (first,) = _invite(alice, bob)
-    (second,) = invitation_send(
-        inviter=alice, invitees=[bob], address=ADDRESS, variant="sultan", time_limit_s=300
-    )
+    (first,) = invite(alice, bob)
+    (second,) = invite(alice, bob, variant="sultan", time_limit_s=300)
     assert second.race_id != first.race_id
     assert _closed(first.race)
     first.refresh_from_db()
     assert first.status == Invitation.Status.DECLINED  # bob can no longer answer it
-    assert _open_lobbies(alice) == [second.race.code]
+    assert open_lobbies(alice) == [second.race]
 
 
 def test_a_lobby_someone_sits_in_stays_when_its_host_invites_to_other_settings(
@@ -208,11 +187,9 @@ def test_a_lobby_someone_sits_in_stays_when_its_host_invites_to_other_settings(
 ) -> None:
     befriend(alice, bob)
     befriend(alice, charlie)
-    (first,) = _invite(alice, bob)
+    (first,) = invite(alice, bob)
     invitation_answer(invitation_id=first.pk, player=bob, accept=True)
-    (second,) = invitation_send(
-        inviter=alice, invitees=[charlie], address=ADDRESS, variant="sultan", time_limit_s=300
-    )
+    (second,) = invite(alice, charlie, variant="sultan", time_limit_s=300)
     assert second.race_id != first.race_id
     assert not _closed(first.race)  # bob sits there: a real race, closed by its host only
 
@@ -252,3 +229,42 @@ def test_closing_by_form_answers_bad_addresses_and_methods_clearly(alice: Player
     assert client.get(f"/r/{race.code}/close").status_code == 405
     assert Client().post(f"/r/{race.code}/close").status_code == 400  # nobody: not the host
     assert not _closed(race)
+
+
+def _friends_of(host: Player, count: int) -> list[Player]:
+    friends = []
+    for n in range(count):
+        user = User.objects.create_user(username=f"friend{n}")
+        friend = player_for_user(user=user)
+        befriend(host, friend)
+        friends.append(friend)
+    return friends
+
+
+def test_an_invitation_the_open_lobby_has_no_seat_for_opens_a_new_one(alice: Player) -> None:
+    *party, late = _friends_of(alice, MAX_SEATS)
+    invitations = invite(alice, *party)
+    full = invitations[0].race
+    for invitation in invitations:
+        invitation_answer(invitation_id=invitation.pk, player=invitation.invitee, accept=True)
+    assert RaceEntry.objects.filter(race=full, left_at__isnull=True).count() == MAX_SEATS
+    (latecomer,) = invite(alice, late)
+    assert open_lobbies(alice) == [full, latecomer.race]
+    # The full lobby is a real race: it stays as it was, its racers seated.
+    full.refresh_from_db()
+    assert full.status == RaceStatus.LOBBY
+    assert RaceEntry.objects.filter(race=full, left_at__isnull=True).count() == MAX_SEATS
+    # The latecomer's Accept finds a seat instead of "this race is full".
+    invitation_answer(invitation_id=latecomer.pk, player=late, accept=True)
+    assert race_role(race=latecomer.race, player=late) == "racer"
+
+
+def test_a_lobby_with_seats_left_still_takes_the_invitees_that_fit(alice: Player) -> None:
+    party = _friends_of(alice, MAX_SEATS - 1)
+    seated, *rest = party
+    (first,) = invite(alice, seated)
+    invitation_answer(invitation_id=first.pk, player=seated, accept=True)
+    # alice and one friend seated: six seats left for the six others, and for the
+    # friend already seated, whom inviting again needs no seat for.
+    again = invite(alice, *rest, seated)
+    assert {i.race_id for i in again} == {first.race_id}

@@ -13,7 +13,6 @@ from games.friends.services import (
     FriendRefused,
     block_create,
     invitation_answer,
-    invitation_send,
     invitations_expire,
     privacy_set,
 )
@@ -21,15 +20,10 @@ from games.models import Player, Race, RaceEntry
 from games.quotas.quotas import QuotaExceeded
 from games.races.services import race_create, race_join
 from tests.friends.conftest import befriend
+from tests.friends.helpers import invite, open_lobbies
 from tests.pages.helpers import client_for
 
 pytestmark = pytest.mark.django_db
-
-ADDRESS = "127.0.0.1"
-
-
-def _invite(inviter: Player, *invitees: Player, **options: Any) -> list[Invitation]:
-    return invitation_send(inviter=inviter, invitees=list(invitees), address=ADDRESS, **options)
 
 
 def test_a_friend_is_invited_to_a_new_race_of_the_settings_asked(
@@ -37,7 +31,7 @@ def test_a_friend_is_invited_to_a_new_race_of_the_settings_asked(
 ) -> None:
     befriend(alice, bob)
     befriend(alice, charlie)
-    made = _invite(alice, bob, charlie, variant="sultan", automatic_moves=True, time_limit_s=300)
+    made = invite(alice, bob, charlie, variant="sultan", automatic_moves=True, time_limit_s=300)
     race = made[0].race
     assert {i.invitee for i in made} == {bob, charlie}
     assert (race.host, race.automatic_moves, race.time_limit_s) == (alice, True, 300)
@@ -48,7 +42,7 @@ def test_it_refuses_invitation_from_blocked_player(alice: Player, bob: Player) -
     privacy_set(player=bob, invitations=INVITE_ANYONE)
     block_create(blocker=bob, blocked=alice)
     with pytest.raises(FriendRefused) as refused:
-        _invite(alice, bob)
+        invite(alice, bob)
     assert refused.value.code == "blocked"
     assert not Race.objects.exists()
 
@@ -59,40 +53,40 @@ def test_it_refuses_invitation_to_someone_who_accepts_from_no_one(
     befriend(alice, bob)
     privacy_set(player=bob, invitations=INVITE_NOBODY)
     with pytest.raises(FriendRefused) as refused:
-        _invite(alice, bob)
+        invite(alice, bob)
     assert refused.value.code == "no_invitations"
     assert not Invitation.objects.exists()
 
 
 def test_by_default_only_friends_may_invite(alice: Player, bob: Player) -> None:
     with pytest.raises(FriendRefused) as refused:
-        _invite(alice, bob)
+        invite(alice, bob)
     assert refused.value.code == "friends_only"
     privacy_set(player=bob, invitations=INVITE_ANYONE)
-    assert len(_invite(alice, bob)) == 1
+    assert len(invite(alice, bob)) == 1
 
 
 def test_one_invitee_refused_refuses_the_lot(alice: Player, bob: Player, charlie: Player) -> None:
     befriend(alice, bob)
     with pytest.raises(FriendRefused):
-        _invite(alice, bob, charlie)
+        invite(alice, bob, charlie)
     assert not Invitation.objects.exists()
 
 
 def test_invitations_are_quota_limited(alice: Player, bob: Player, settings: Any) -> None:
     settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (2, 100)}
     befriend(alice, bob)
-    _invite(alice, bob)
-    _invite(alice, bob)
+    invite(alice, bob)
+    invite(alice, bob)
     with pytest.raises(QuotaExceeded):
-        _invite(alice, bob)
+        invite(alice, bob)
     # The second renewed the first: a re-invitation goes to the lobby already open (#37).
     assert Invitation.objects.count() == 1
 
 
 def test_accepting_seats_the_invitee_in_the_lobby(alice: Player, bob: Player) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     invitation_answer(invitation_id=invitation.pk, player=bob, accept=True)
     assert RaceEntry.objects.filter(race=invitation.race, player=bob, left_at=None).exists()
     invitation.refresh_from_db()
@@ -103,7 +97,7 @@ def test_an_invitation_is_answered_once_and_only_by_its_invitee(
     alice: Player, bob: Player, charlie: Player
 ) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     with pytest.raises(FriendRefused) as refused:
         invitation_answer(invitation_id=invitation.pk, player=charlie, accept=True)
     assert refused.value.code == "not_found"
@@ -118,7 +112,7 @@ def test_an_expired_invitation_cannot_be_accepted_and_is_closed_once(
     alice: Player, bob: Player
 ) -> None:
     befriend(alice, bob)
-    (invitation,) = _invite(alice, bob)
+    (invitation,) = invite(alice, bob)
     Invitation.objects.filter(pk=invitation.pk).update(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
@@ -136,9 +130,9 @@ def test_an_invitation_to_a_lobby_needs_the_inviter_seated_there(
 ) -> None:
     befriend(alice, bob)
     befriend(charlie, bob)
-    (first,) = _invite(alice, bob)
+    (first,) = invite(alice, bob)
     with pytest.raises(FriendRefused) as refused:
-        _invite(charlie, bob, race=first.race)
+        invite(charlie, bob, race=first.race)
     assert refused.value.code == "not_open"
 
 
@@ -147,7 +141,7 @@ def test_the_invite_form_goes_to_the_new_lobby(alice: Player, bob: Player) -> No
     response = client_for(alice).post(
         "/friends/invite", {"to": ["bob"], "variant": "sultan", "time_limit": "5"}
     )
-    race = Race.objects.get()
+    (race,) = open_lobbies(alice)
     assert response.status_code == 302
     assert response["Location"] == f"/r/{race.code}/"
     assert race.time_limit_s == 300

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.weights import HEAVY_S, heavy_first
+from tests.weights import HEAVY_S, heavy_first, heavy_unrecorded
 
 
 def test_it_starts_the_costliest_modules_first_and_keeps_the_shuffle_for_the_rest() -> None:
@@ -34,3 +34,11 @@ def test_it_starts_the_costliest_modules_first_and_keeps_the_shuffle_for_the_res
 def test_it_keeps_the_given_order_without_weights() -> None:
     shuffled = ["tests/z.py::a", "tests/y.py::b", "tests/z.py::c"]
     assert heavy_first(shuffled, {}) == ["tests/z.py::a", "tests/z.py::c", "tests/y.py::b"]
+
+
+def test_it_names_the_heavy_modules_the_weights_lack_costliest_first() -> None:
+    spent = {"tests/a.py": 12.0, "tests/b.py": 40.0, "tests/c.py": 3.0, "tests/d.py": 50.0}
+    assert heavy_unrecorded(spent, {"tests/d.py": 45.0}) == [
+        (40.0, "tests/b.py"),
+        (12.0, "tests/a.py"),
+    ]

@@ -63,6 +63,13 @@ def heavy_first(nodeids: list[str], weights: dict[str, float]) -> list[str]:
     return sorted(nodeids, key=key)  # stable
 
 
+def heavy_unrecorded(spent: dict[str, float], weights: dict[str, float]) -> list[tuple[float, str]]:
+    """The modules that cost `HEAVY_S` or more in a run and have no weight, costliest first."""
+    return sorted(
+        ((s, m) for m, s in spent.items() if s >= HEAVY_S and m not in weights), reverse=True
+    )
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-randomly's shuffle, which it keeps for the rest
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     by_id = {item.nodeid: item for item in items}
@@ -71,6 +78,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _spent[_module(report.nodeid)] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Name the heavy modules tests/weights.json lacks, with what they cost in this run: a
+    module it lacks is scheduled as light, wherever the shuffle puts it, and one left to
+    the end of the run keeps a worker busy while the other waits."""
+    if hasattr(config, "workerinput") or config.getoption("--record-weights"):
+        return
+    missing = heavy_unrecorded(dict(_spent), _weights())
+    if missing:
+        terminalreporter.write_sep("=", "heavy modules tests/weights.json lacks (`make weights`)")
+        for seconds, module in missing:
+            terminalreporter.write_line(f"{seconds:7.1f}s {module}")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

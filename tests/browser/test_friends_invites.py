@@ -85,6 +85,39 @@ def test_a_stranger_who_accepts_anyone_is_invited_from_their_profile(new_page) -
     no_js_errors(alice, bob)
 
 
+def _uncovered(page: Any, selector: str) -> bool:
+    """Whether what a tap at the middle of `selector` reaches is that element itself."""
+    return bool(
+        page.evaluate(
+            """(selector) => {
+                const target = document.querySelector(selector);
+                const box = target.getBoundingClientRect();
+                const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+                const hit = document.elementFromPoint(x, y);
+                return hit !== null && target.contains(hit);
+            }""",
+            selector,
+        )
+    )
+
+
+def test_on_a_phone_a_note_leaves_the_lobbys_start_button_uncovered(new_page) -> None:
+    # The "accepted" note sat over the host's Start button for its 8 s, at the foot of a
+    # phone's screen, just when the host wants to start (seen in #37's screenshots).
+    alice, bob, ann, ben = _pair(new_page, friends=True, **PHONE)
+    bob.goto("/leaderboard/")
+    _socket_open(bob)
+    _invite_from_profile(alice, ben)
+    _toast(bob, ann).get_by_role("button", name="Accept").click()
+    bob.wait_for_url("**/r/*/")
+    expect(alice.locator(".site-toast.is-note")).to_contain_text(f"{ben} accepted")
+    start = alice.locator("#lobby-start")
+    expect(start).to_be_visible(timeout=WAIT)
+    start.scroll_into_view_if_needed()
+    assert _uncovered(alice, "#lobby-start")
+    no_js_errors(alice, bob)
+
+
 def test_a_profile_invitation_carries_the_race_forms_choices(new_page) -> None:
     alice, bob, ann, ben = _pair(new_page, friends=True)
     bob.goto("/leaderboard/")

@@ -152,6 +152,9 @@ def invitation_send(
             ).exists()
         ):
             raise FriendRefused("not_open", _("invite to a lobby you are seated in"))
+        elif not _seats_for(race, invitees):
+            # Their Accept could only be refused as "this race is full".
+            raise FriendRefused("full", _("this lobby has no seat left for them"))
         made = []
         for invitee in invitees:
             invitation, _new = Invitation.objects.update_or_create(

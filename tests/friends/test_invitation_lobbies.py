@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.accounts.services import player_for_user
 from games.friends.models import Invitation
 from games.friends.services import (
+    FriendRefused,
     block_create,
     invitation_answer,
     invitations_expire,
@@ -268,3 +269,17 @@ def test_a_lobby_with_seats_left_still_takes_the_invitees_that_fit(alice: Player
     # friend already seated, whom inviting again needs no seat for.
     again = invite(alice, *rest, seated)
     assert {i.race_id for i in again} == {first.race_id}
+
+
+def test_an_invitation_to_a_named_lobby_without_a_seat_for_them_is_refused(
+    alice: Player,
+) -> None:
+    *party, late = _friends_of(alice, MAX_SEATS)
+    invitations = invite(alice, *party)
+    full = invitations[0].race
+    for invitation in invitations:
+        invitation_answer(invitation_id=invitation.pk, player=invitation.invitee, accept=True)
+    with pytest.raises(FriendRefused) as refused:
+        invite(alice, late, race=full)
+    assert refused.value.code == "full"
+    assert not Invitation.objects.filter(invitee=late).exists()

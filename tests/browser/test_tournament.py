@@ -64,12 +64,12 @@ def _shots(new_page: Any, shot: Any, path: str, name: str) -> None:
         no_js_errors(page)
 
 
-def _race_code(page: Any, other_than: str | None = None) -> str:
+def _race_code(page: Any, other_than: str | None = None, timeout: float = WAIT * 3) -> str:
     def seated(url: str) -> bool:
         match = RACE_URL.match(url)
         return match is not None and match.group(1) != other_than
 
-    page.wait_for_url(seated, timeout=WAIT * 3)
+    page.wait_for_url(seated, timeout=timeout)
     match = RACE_URL.match(page.url)
     assert match
     return match.group(1)

@@ -19,18 +19,22 @@ from tests.browser.test_tournament import _points, _race_code, _row, _stored
 from tests.servers import LiveServer, daphne, database_env, live_sql
 
 # Three-seat races paired every 300 ms; a short race gathers 2 s; a race's racers rest
-# 15 s (the banner counts them down): time enough, on a loaded machine, for the page to
-# see the end and click Pause before the rest is over (at 6 s alice was carried into the
-# next race before her click, in a full run); nobody is withdrawn for idling here.
+# 30 s (the banner counts them down): time enough, on a loaded machine, for the page to
+# see the end and click Pause before the rest is over. At 6 s, and once at 15 s (in a
+# preflight's PostgreSQL phase), alice was carried into the next race before her click:
+# her page met the end only once the tournament had seated her again. Nobody is
+# withdrawn for idling here.
 CARRY_ENV = {
     "SULTAN_TOURNAMENT_MIN_MINUTES": "3",
     "SULTAN_TOURNAMENT_TICK_MS": "300",
     "SULTAN_TOURNAMENT_GATHER_S": "2",
-    "SULTAN_TOURNAMENT_REST_S": "15",
+    "SULTAN_TOURNAMENT_REST_S": "30",
     "SULTAN_TOURNAMENT_IDLE_S": "600",
     "SULTAN_TOURNAMENT_RACE_S": "120",
     "SULTAN_RACE_COUNTDOWN_S": "4",
 }
+# The rest, the gather and a tick, with room for a loaded machine.
+CARRIED_WITHIN_MS = (30 + 2) * 1000 + WAIT * 3
 PHONE = {"width": 390, "height": 844}
 RUSSIAN = {"locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru-RU,ru"}}
 SHOTS = "/tmp/h37-{}.png"
@@ -118,7 +122,7 @@ def test_racers_are_carried_into_the_next_race_and_pause_stops_it(live, new_page
     expect(_points(dave, "alice")).to_have_text("3", timeout=WAIT)
 
     # Race 2, without a click: the rest is over and the tournament seats them again.
-    second = _race_code(alice, other_than=first)
+    second = _race_code(alice, other_than=first, timeout=CARRIED_WITHIN_MS)
     assert _race_code(bob, other_than=first) == second
     assert _race_code(charlie, other_than=first) == second
     for page in (alice, bob, charlie):
@@ -162,7 +166,7 @@ def test_racers_are_carried_into_the_next_race_and_pause_stops_it(live, new_page
     expect(_banner(alice)).to_contain_text("Paused", timeout=WAIT)
     expect(alice.locator("#tournament-resume")).to_be_visible()
     _shot(alice, "banner-paused-en-desktop")
-    third = _race_code(bob, other_than=second)
+    third = _race_code(bob, other_than=second, timeout=CARRIED_WITHIN_MS)
     assert _race_code(charlie, other_than=second) == third
     expect(_row(dave, "alice").locator("td").nth(5)).to_contain_text("paused", timeout=WAIT)
     assert alice.url.endswith(f"/r/{second}/")

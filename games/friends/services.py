@@ -30,6 +30,7 @@ from games.friends.presence import presence_online
 from games.friends.selectors import blocks, follows, friends_are, invite_refusal
 from games.models import Player, Race, RaceEntry, RaceStatus
 from games.quotas.quotas import quota_take
+from games.races.selectors import race_seats_left
 from games.races.services import RaceRefused, race_close_if_alone, race_create, race_join
 
 INVITATION_TTL: Final = timedelta(minutes=2)
@@ -124,7 +125,10 @@ def invitation_send(
     time_limit_s: int = 900,
 ) -> list[Invitation]:
     """Invite `invitees` to `race` (the inviter's own lobby) or to a new race of the
-    settings given. All or nothing: one invitee who may not be invited refuses the lot."""
+    settings given. All or nothing: one invitee who may not be invited refuses the lot.
+
+    The inviter's quota is taken only once every refusal has been ruled out: a refused
+    invitation spends none of it (`QuotaExceeded` itself is the one refusal that does)."""
     _account(inviter)
     if not invitees or len(invitees) > MAX_INVITEES:
         raise FriendRefused("bad_request", _("invite 1 to 7 players"))
@@ -134,8 +138,6 @@ def invitation_send(
         refusal = invite_refusal(inviter=inviter, invitee=invitee)
         if refusal is not None:
             raise FriendRefused(refusal, _refusal_message(refusal, invitee.nickname))
-    quota_take(kind="invite", player_id=inviter.pk, address=address)
-    now = timezone.now()
     with transaction.atomic():
         if race is None:
             race = _invitation_lobby(
@@ -155,6 +157,11 @@ def invitation_send(
         elif not _seats_for(race, invitees):
             # Their Accept could only be refused as "this race is full".
             raise FriendRefused("full", _("this lobby has no seat left for them"))
+        # Last before the writes: every refusal above spent nothing. The count is one
+        # atomic increment in the cache; over quota, the exception rolls back the lobby
+        # made or withdrawn above, so nothing is written.
+        quota_take(kind="invite", player_id=inviter.pk, address=address)
+        now = timezone.now()
         made = []
         for invitee in invitees:
             invitation, _new = Invitation.objects.update_or_create(
@@ -227,11 +234,11 @@ def _invitation_lobby(
 
 
 def _seats_for(lobby: Race, invitees: list[Player]) -> bool:
-    """Whether those seated in `lobby` and the invitees (one seat each: an invitee seated
-    there already needs no other) fit its seat limit."""
-    seated = RaceEntry.objects.filter(race=lobby, left_at__isnull=True)
-    racers = set(seated.values_list("player_id", flat=True)) | {p.pk for p in invitees}
-    return len(racers) <= lobby.seat_limit
+    """Whether `lobby`'s free seats take the invitees, one seat each: an invitee seated
+    there already needs no other."""
+    wanted = {p.pk for p in invitees}
+    there = RaceEntry.objects.filter(race=lobby, left_at__isnull=True, player_id__in=wanted)
+    return len(wanted) - there.count() <= race_seats_left(race=lobby)
 
 
 def _lobby_withdraw(lobby: Race) -> None:

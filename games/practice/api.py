@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from games.accounts.selectors import player_for_request
+from games.accounts.selectors import player_for_request, work_identity
 from games.accounts.services import GuestRefused, nickname_clean, player_start_guest_session
 from games.common import fields
 from games.common.errors import BadInput
-from games.common.http import client_address, error_response, json_body
+from games.common.http import error_response, json_body
 from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, new_game
 from games.metrics.definitions import MOVES
 from games.models import Game, Player
@@ -245,14 +245,14 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
 @require_POST
 def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The next move of a winning line from the player's practice position (never in a race)."""
-    player = player_for_request(request)
-    found = _practice_game(player, game_id)
+    found = _practice_game(player_for_request(request), game_id)
     if isinstance(found, Refusal):
         return error_response(found.status, found.code, found.message)
-    assert player is not None
+    # Whom the solver's work counts against, as for an analysis or a winnable deal.
+    player_id, address = work_identity(request)
     try:
         hint = practice_hint(
-            game=found, player=player, state=game_state(game=found), address=client_address(request)
+            game=found, player_id=player_id, state=game_state(game=found), address=address
         )
     except (HintRefused, WorkRefused) as refused:
         retry_after = refused.retry_after if isinstance(refused, WorkRefused) else None

@@ -23,7 +23,7 @@ from games.engine import SLOT_LETTERS, GameState, apply
 from games.engine.solver.solve import solve
 from games.engine.variants import VARIANT_RULES
 from games.i18n.messages import game_over as _game_over
-from games.models import Game, Player
+from games.models import Game
 from games.practice.reasons import hint_reason
 from games.quotas.quotas import quota_take
 from games.quotas.solver import solver_run
@@ -102,15 +102,16 @@ class WinningLines:
 winning_lines = WinningLines()
 
 
-def practice_hint(*, game: Game, player: Player, state: GameState, address: str) -> Hint:
+def practice_hint(*, game: Game, player_id: int | None, state: GameState, address: str) -> Hint:
     """The next move of a winning line from the player's practice position.
 
     A move read off a remembered line is free; a solve counts against the
-    player's and the address's hint quota and needs a solver slot
+    player's and the address's hint quota (`player_id` and `address`: the request's
+    `accounts.selectors.work_identity`) and needs a solver slot
     (`games.quotas`: `QuotaExceeded`, `SolverBusy`)."""
     if game.race_id is not None:
         raise HintRefused("forbidden", _("races have no hints"))
-    if game.player_id != player.pk:
+    if player_id is None or game.player_id != player_id:
         raise HintRefused("forbidden", _("this is not your game"))
     if state.is_over:
         raise HintRefused("finished", _game_over(state.status), status=422)
@@ -122,7 +123,7 @@ def practice_hint(*, game: Game, player: Player, state: GameState, address: str)
     if rest:
         winning_lines.stats.followed += 1
         return _hint("won", state, rest)
-    quota_take(kind="hint", player_id=player.pk, address=address)
+    quota_take(kind="hint", player_id=player_id, address=address)
     solution = solver_run("hint", solve, state, max_nodes=HINT_NODES, max_seconds=HINT_S)
     winning_lines.stats.solved += 1
     if solution.status == "won":

@@ -41,6 +41,16 @@ def race_by_code(*, code: str) -> Race | None:
     return Race.objects.select_related("host").filter(code=code).first()
 
 
+def race_seats_left(*, race: Race) -> int:
+    """The seats `race` has free: its seat limit less the racers seated in it (an entry
+    whose racer left holds none). The one home of "is there a seat": joining
+    (services.race_join), the lobby's "add a bot" (views) and an invitation's lobby
+    (friends.services) all ask it. Below zero only if more were seated than the limit
+    allows, which race_join never lets happen."""
+    seated = RaceEntry.objects.filter(race=race, left_at__isnull=True).count()
+    return race.seat_limit - seated
+
+
 def deal_raced_now(*, seed: int, variant: str) -> bool:
     """Does a race play this deal whose deal is still sealed (`race_deal_sealed`:
     not yet finished, or finished before its `secret_until`, as a daily deal's

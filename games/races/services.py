@@ -34,6 +34,7 @@ from games.races.selectors import (
     race_progress_version,
     race_racers,
     race_results,
+    race_seats_left,
     standings_as_dicts,
     standings_tied,
 )
@@ -173,8 +174,8 @@ def race_join(*, race: Race, player: Player) -> int:
                 connections=0,
                 joined_at__lt=now - timedelta(seconds=PUBLIC_ABSENT_S),
             ).update(left_at=now, ready=False)
-        seated = RaceEntry.objects.filter(race=locked, left_at__isnull=True).count()
-        if seated >= locked.seat_limit:
+        seats_left = race_seats_left(race=locked)
+        if seats_left <= 0:
             raise RaceRefused(
                 "full", _("this race is full (%(seats)d racers)") % {"seats": locked.seat_limit}
             )
@@ -187,7 +188,9 @@ def race_join(*, race: Race, player: Player) -> int:
             # every socket builds its snapshot afresh, as at a start.
             _deal_rated(locked, game_create(player=player, variant=locked.variant, race=locked))
             return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
-        if locked.public and seated + 1 >= MIN_RACERS:
+        # The seats taken before, and the newcomer's.
+        seated = locked.seat_limit - seats_left + 1
+        if locked.public and seated >= MIN_RACERS:
             _race_begin(locked, countdown_s=settings.RACE_PUBLIC_COUNTDOWN_S)
             return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
         return race_announce_racers(race_id=locked.pk)

@@ -19,7 +19,7 @@ from games.common.http import notice
 from games.fairness.rules import ranking_for, ranking_notice
 from games.i18n.labels import variant_label
 from games.models import Player, Race, RaceEntry, RaceStatus
-from games.races.selectors import race_by_code, race_role
+from games.races.selectors import race_by_code, race_role, race_seats_left
 from games.races.services import RaceRefused, race_close, race_join
 
 
@@ -114,7 +114,7 @@ def _page_context(
         and not RaceEntry.objects.filter(
             race=race, left_at__isnull=True, player__is_bot=True
         ).exists()
-        and RaceEntry.objects.filter(race=race, left_at__isnull=True).count() < race.seat_limit,
+        and race_seats_left(race=race) > 0,
         "bot_strengths": STRENGTHS,
         "bot_paces": PACES,
         "bot_fill_s": settings.SULTAN_BOT_FILL_AFTER_S,

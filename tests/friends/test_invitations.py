@@ -18,7 +18,7 @@ from games.friends.services import (
 )
 from games.models import Player, Race, RaceEntry
 from games.quotas.quotas import QuotaExceeded
-from games.races.services import race_create, race_join
+from games.races.services import race_create, race_join, race_leave
 from tests.friends.conftest import befriend
 from tests.friends.helpers import invite, open_lobbies
 from tests.pages.helpers import client_for
@@ -82,6 +82,44 @@ def test_invitations_are_quota_limited(alice: Player, bob: Player, settings: Any
         invite(alice, bob)
     # The second renewed the first: a re-invitation goes to the lobby already open (#37).
     assert Invitation.objects.count() == 1
+
+
+def test_refused_invitations_spend_no_quota(
+    alice: Player, bob: Player, charlie: Player, settings: Any
+) -> None:
+    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (2, 100)}
+    befriend(alice, bob)
+    befriend(charlie, bob)
+    lobby = race_create(host=alice, seat_limit=2)
+    race_join(race=lobby, player=charlie)
+    (charlies,) = invite(charlie, bob)  # to a lobby alice does not sit in
+    for race, code in [(lobby, "full"), (charlies.race, "not_open"), (lobby, "full")]:
+        with pytest.raises(FriendRefused) as refused:
+            invite(alice, bob, race=race)
+        assert refused.value.code == code
+    race_leave(race=lobby, player=charlie)
+    # Three refused, none spent: both of her two go, and the quota still counts them.
+    invite(alice, bob, race=lobby)
+    invite(alice, bob, race=lobby)
+    with pytest.raises(QuotaExceeded):
+        invite(alice, bob, race=lobby)
+
+
+def test_an_invitation_over_quota_leaves_the_lobbies_as_they_were(
+    alice: Player, bob: Player, charlie: Player, settings: Any
+) -> None:
+    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (1, 100)}
+    befriend(alice, bob)
+    befriend(alice, charlie)
+    (first,) = invite(alice, bob)
+    # Other settings would withdraw her lobby and open another: the quota refuses it
+    # last, and that undoes both.
+    with pytest.raises(QuotaExceeded):
+        invite(alice, charlie, time_limit_s=300)
+    assert open_lobbies(alice) == [first.race]
+    first.refresh_from_db()
+    assert first.status == InvitationStatus.PENDING
+    assert not Invitation.objects.filter(invitee=charlie).exists()
 
 
 def test_accepting_seats_the_invitee_in_the_lobby(alice: Player, bob: Player) -> None:

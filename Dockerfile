@@ -58,8 +58,9 @@ USER sultan
 # 8000: pages and sockets (behind nginx); 9100: Prometheus metrics when
 # SULTAN_METRICS_PORT says so (compose), never published.
 EXPOSE 8000 9100
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", \
-     "sultan_site.asgi:application"]
+# A listen backlog of 1024, not Twisted's 50 (deploy/serve_prod.py, LISTEN_BACKLOG).
+CMD ["daphne", "--endpoint", "tcp:port=8000:interface=0.0.0.0:backlog=1024", \
+     "--proxy-headers", "sultan_site.asgi:application"]
 
 
 FROM nginx:1.28-alpine AS proxy

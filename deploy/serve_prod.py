@@ -173,6 +173,18 @@ def get_status(url: str, timeout: float = 5.0, host: str | None = None) -> int:
         return 0
 
 
+# Twisted listens with a backlog of 50. A burst of handshakes (a tournament seating a
+# hundred races at once: bench/arena.py at 500 bots) overflowed it while the process
+# was busy, the kernel dropped the connects, and nginx, which gives an upstream 2 s to
+# accept, answered 502. The Dockerfile's CMD says the same.
+LISTEN_BACKLOG: Final = 1024
+
+
+def daphne_endpoint(*, port: int, interface: str) -> str:
+    """Daphne's listening endpoint (Twisted's description string), with our backlog."""
+    return f"tcp:port={port}:interface={interface}:backlog={LISTEN_BACKLOG}"
+
+
 @dataclass
 class Topology:
     """Daphne processes on loopback behind one nginx; each can be killed and started again."""
@@ -221,10 +233,8 @@ class Topology:
                 sys.executable,
                 "-m",
                 "daphne",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(port),
+                "--endpoint",
+                daphne_endpoint(port=port, interface="127.0.0.1"),
                 "--proxy-headers",
                 "sultan_site.asgi:application",
             ],

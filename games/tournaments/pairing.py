@@ -16,15 +16,16 @@ tick. Under that lock a tick, for one tournament:
    once, games/tournaments/receivers.py; this is the sweep behind it);
 3. before the end, seats the waiting entrants: joined, not paused, in no race
    of the tournament or elsewhere, past their rest after a race
-   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into
-   races of the tournament's seats, every race on a fresh secret deal
+   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into races of
+   the tournament's seats, every race on a fresh secret deal
    (`races.services.race_create_started`: a fresh `secrets` deal, every seat
    and the start in one transaction) and rated; the first racer is its host.
-   Full races start at once; a last, smaller race (2 or more) once its longest waiter has waited `TOURNAMENT_GATHER_S`;
-   one left alone waits for the next tick. When choosing a race's next racer
-   among the next `2 × seats` in the standings, the first who did not race any
-   of those already chosen in their last race is taken (so the same racers do
-   not meet twice running while others near them wait);
+   Full races start at once; a last, smaller race (2 or more) once its longest
+   waiter has waited `TOURNAMENT_GATHER_S`; one left alone waits for the next
+   tick. When choosing a race's next racer among the next `2 × seats` in the
+   standings, the first who did not race any of those already chosen in their
+   last race is taken (so the same racers do not meet twice running while
+   others near them wait);
 4. after the end, once every race it seated is scored, marks it finished.
 """
 

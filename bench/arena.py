@@ -264,6 +264,14 @@ async def main(args: argparse.Namespace) -> int:
         await asyncio.gather(*work, return_exceptions=True)
         after = cpu_by_part(topo)
         cpu = {part: after[part] - before[part] for part in after}
+        # What the servers said of the failures (nginx's error log is in the same file).
+        said = sorted(
+            {
+                line.split("] ", 1)[-1].split(", client:")[0]
+                for line in prod.log.read_text(errors="replace").splitlines()
+                if "[error]" in line or "Traceback" in line or "Error" in line
+            }
+        )
     finished = max(1, len(tally.updates) // max(1, args.seats))
     print(f"arena: {args.bots} bots, races of {args.seats}, {args.minutes} min, 2 Daphne processes")
     print(f"races seated: {len(tally.races)}; results counted: {len(tally.updates)}")
@@ -281,6 +289,8 @@ async def main(args: argparse.Namespace) -> int:
     print(f"standings frames received: {megabytes:.1f} MB in all; gaps synced: {tally.gaps}")
     if tally.errors:
         print(f"errors ({len(tally.errors)}): {tally.errors[:5]}")
+    for line in said[:10]:
+        print(f"server log: {line[:300]}")
     return 0
 
 

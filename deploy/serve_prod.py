@@ -178,6 +178,11 @@ def get_status(url: str, timeout: float = 5.0, host: str | None = None) -> int:
 # was busy, the kernel dropped the connects, and nginx, which gives an upstream 2 s to
 # accept, answered 502. The Dockerfile's CMD says the same.
 LISTEN_BACKLOG: Final = 1024
+# A socket's handshake waits this long for the application to accept it: Daphne's
+# default, 5 s, reset the handshakes of a burst that a busy process reached later
+# (nginx: 502; bench/arena.py at 500 bots). A browser then backs off and tries again,
+# which costs the racer more than the wait.
+HANDSHAKE_TIMEOUT_S: Final = 30
 
 
 def daphne_endpoint(*, port: int, interface: str) -> str:
@@ -235,6 +240,8 @@ class Topology:
                 "daphne",
                 "--endpoint",
                 daphne_endpoint(port=port, interface="127.0.0.1"),
+                "--websocket_connect_timeout",
+                str(HANDSHAKE_TIMEOUT_S),
                 "--proxy-headers",
                 "sultan_site.asgi:application",
             ],

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy.serve_prod import LISTEN_BACKLOG, get_status
+from deploy.serve_prod import HANDSHAKE_TIMEOUT_S, LISTEN_BACKLOG, get_status
 from tests.live import WebClient, receive_until
 from tests.servers import free_port
 from tests.services import (
@@ -194,7 +194,13 @@ def test_each_daphne_listens_with_room_for_a_burst_of_handshakes(served):
             ["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True, check=True
         ).stdout.split()
         assert int(listening[2]) >= LISTEN_BACKLOG  # a listening socket's Send-Q: its backlog
-    assert f"backlog={LISTEN_BACKLOG}" in (ROOT / "Dockerfile").read_text()
+    for pid in served.daphne_pids().values():
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        timeout = argv[argv.index("--websocket_connect_timeout") + 1]
+        assert int(timeout) == HANDSHAKE_TIMEOUT_S  # Daphne's own, 5 s, reset the burst's
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert f"backlog={LISTEN_BACKLOG}" in dockerfile
+    assert f'"--websocket_connect_timeout", "{HANDSHAKE_TIMEOUT_S}"' in dockerfile
 
 
 def test_a_killed_daphne_is_routed_around_and_started_again(served):

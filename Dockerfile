@@ -58,8 +58,11 @@ USER sultan
 # 8000: pages and sockets (behind nginx); 9100: Prometheus metrics when
 # SULTAN_METRICS_PORT says so (compose), never published.
 EXPOSE 8000 9100
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", \
-     "sultan_site.asgi:application"]
+# A listen backlog of 1024, not Twisted's 50, and 30 s for a handshake, not 5
+# (deploy/serve_prod.py: LISTEN_BACKLOG, HANDSHAKE_TIMEOUT_S).
+CMD ["daphne", "--endpoint", "tcp:port=8000:interface=0.0.0.0:backlog=1024", \
+     "--websocket_connect_timeout", "30", \
+     "--proxy-headers", "sultan_site.asgi:application"]
 
 
 FROM nginx:1.28-alpine AS proxy

@@ -18,6 +18,9 @@ Printed:
   counts that race for the bot, p50/p99 (aim p99 < 1 s);
 - CPU a race: the server's CPU seconds (Daphne, PostgreSQL, nginx, Redis) over
   the races finished;
+- the bytes of standings the bots received (every frame, every bot), and how
+  many times a bot met a gap in the chain of `rows` frames and asked for the
+  whole table;
 - the baseline, measured in the same run: the tournament socket's `ping` round
   trip through nginx and Daphne (no database), and the ratio of the standings
   update's p50 to it.
@@ -65,9 +68,32 @@ async def connect(client: WebClient, ws_base: str, path: str, address: str) -> A
 class Tally:
     waits: list[float] = field(default_factory=list)
     updates: list[float] = field(default_factory=list)
-    syncs: list[float] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
     races: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
+    standings_bytes: int = 0  # every standings frame every bot received
+    gaps: int = 0  # `rows` frames a bot could not apply: it asked for the table
+
+
+class Table:
+    """The standings a bot holds, by the browser's rule (tournament-socket.js `Standings`):
+    a `standings` frame replaces it, a `rows` frame applies to its `base`."""
+
+    def __init__(self) -> None:
+        self.v = -1
+        self.rows: dict[int, dict[str, Any]] = {}
+
+    def take(self, frame: dict[str, Any]) -> str:
+        if frame["v"] <= self.v:
+            return "seen"
+        if frame["type"] == "standings":
+            self.rows = {row["player"]: row for row in frame["rows"]}
+        elif frame.get("base") == self.v:
+            self.rows.update((row["player"], row) for row in frame["rows"])
+        else:
+            return "gap"
+        self.v = frame["v"]
+        return "changed"
 
 
 def _greedy(legal: list[str]) -> str:
@@ -128,19 +154,31 @@ async def bot(
     last_race: str | None = None
     standings = await connect(client, ws_base, f"/ws/tournaments/{code}/", address)
     me: int | None = None
+    table, syncing = Table(), False
     try:
         while time.monotonic() < stop:
             try:
-                frame = json.loads(await asyncio.wait_for(standings.recv(), timeout=5))
+                raw = await asyncio.wait_for(standings.recv(), timeout=5)
             except TimeoutError:
                 continue
-            if frame["type"] != "standings":
+            frame = json.loads(raw)
+            if frame["type"] not in ("standings", "rows"):
                 continue
-            rows = {row["nickname"]: row for row in frame["rows"]}
-            row = rows.get(name)
+            tally.standings_bytes += len(raw)
+            taken = table.take(frame)
+            if frame["type"] == "standings":
+                syncing = False
+            if taken == "gap" and not syncing:
+                tally.gaps += 1
+                syncing = True
+                await standings.send(json.dumps({"type": "sync"}))
+            if taken != "changed":
+                continue
+            if me is None:
+                me = next((p for p, r in table.rows.items() if r["nickname"] == name), None)
+            row = table.rows.get(me) if me is not None else None
             if row is None:
                 continue
-            me = row["player"]
             if ended_at is not None and row["races"] > counted:
                 tally.updates.append(time.monotonic() - ended_at)
                 counted, ended_at = row["races"], None
@@ -154,7 +192,6 @@ async def bot(
         tally.errors.append(f"{name}: {error!r}")
     finally:
         await standings.close()
-    del me
 
 
 async def ping_round_trips(
@@ -169,7 +206,7 @@ async def ping_round_trips(
             await socket.send(json.dumps({"type": "ping"}))
             while json.loads(await socket.recv())["type"] != "pong":
                 pass
-            tally.syncs.append(time.monotonic() - sent)
+            tally.pings.append(time.monotonic() - sent)
     finally:
         await socket.close()
 
@@ -199,6 +236,9 @@ async def main(args: argparse.Namespace) -> int:
     env = {
         "SULTAN_TOURNAMENT_RACE_S": "60",
         "SULTAN_TOURNAMENT_GATHER_S": "2",
+        # No rest after a race: the wait measured is the pairing's, not the pause a
+        # person is given to read their result (docs/tournaments.md, "Carried").
+        "SULTAN_TOURNAMENT_REST_S": "0",
         # The per-address socket limits are the harness's (bench/faults/harness.py);
         # each bot reconnects for every race, beyond a person's connect rate.
         "SULTAN_WS_CONNECT_BURST": "100000",
@@ -224,6 +264,14 @@ async def main(args: argparse.Namespace) -> int:
         await asyncio.gather(*work, return_exceptions=True)
         after = cpu_by_part(topo)
         cpu = {part: after[part] - before[part] for part in after}
+        # What the servers said of the failures (nginx's error log is in the same file).
+        said = sorted(
+            {
+                line.split("] ", 1)[-1].split(", client:")[0]
+                for line in prod.log.read_text(errors="replace").splitlines()
+                if "[error]" in line or "Traceback" in line or "Error" in line
+            }
+        )
     finished = max(1, len(tally.updates) // max(1, args.seats))
     print(f"arena: {args.bots} bots, races of {args.seats}, {args.minutes} min, 2 Daphne processes")
     print(f"races seated: {len(tally.races)}; results counted: {len(tally.updates)}")
@@ -232,13 +280,17 @@ async def main(args: argparse.Namespace) -> int:
     total = sum(cpu.values())
     parts = ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
     print(f"CPU: {total:.1f} s ({parts}); {total / finished:.3f} s a race (~{finished} finished)")
-    base = pct(tally.syncs, 0.5)
+    base = pct(tally.pings, 0.5)
     ratio = pct(tally.updates, 0.5) / base
     print(
         f"baseline: ping round trip p50 {base:.3f} s; standings update p50 / baseline {ratio:.1f}"
     )
+    megabytes = tally.standings_bytes / 1e6
+    print(f"standings frames received: {megabytes:.1f} MB in all; gaps synced: {tally.gaps}")
     if tally.errors:
         print(f"errors ({len(tally.errors)}): {tally.errors[:5]}")
+    for line in said[:10]:
+        print(f"server log: {line[:300]}")
     return 0
 
 

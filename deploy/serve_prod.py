@@ -173,6 +173,23 @@ def get_status(url: str, timeout: float = 5.0, host: str | None = None) -> int:
         return 0
 
 
+# Twisted listens with a backlog of 50. A burst of handshakes (a tournament seating a
+# hundred races at once: bench/arena.py at 500 bots) overflowed it while the process
+# was busy, the kernel dropped the connects, and nginx, which gives an upstream 2 s to
+# accept, answered 502. The Dockerfile's CMD says the same.
+LISTEN_BACKLOG: Final = 1024
+# A socket's handshake waits this long for the application to accept it: Daphne's
+# default, 5 s, reset the handshakes of a burst that a busy process reached later
+# (nginx: 502; bench/arena.py at 500 bots). A browser then backs off and tries again,
+# which costs the racer more than the wait.
+HANDSHAKE_TIMEOUT_S: Final = 30
+
+
+def daphne_endpoint(*, port: int, interface: str) -> str:
+    """Daphne's listening endpoint (Twisted's description string), with our backlog."""
+    return f"tcp:port={port}:interface={interface}:backlog={LISTEN_BACKLOG}"
+
+
 @dataclass
 class Topology:
     """Daphne processes on loopback behind one nginx; each can be killed and started again."""
@@ -221,10 +238,10 @@ class Topology:
                 sys.executable,
                 "-m",
                 "daphne",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(port),
+                "--endpoint",
+                daphne_endpoint(port=port, interface="127.0.0.1"),
+                "--websocket_connect_timeout",
+                str(HANDSHAKE_TIMEOUT_S),
                 "--proxy-headers",
                 "sultan_site.asgi:application",
             ],

@@ -309,6 +309,40 @@ def race_start(*, race: Race, player: Player, countdown_s: int | None = None) ->
         return race_change(race_id=locked.pk, message=lambda v: protocol.started(version=v))
 
 
+def race_create_started(
+    *,
+    racers: list[Player],
+    variant: str,
+    time_limit_s: int,
+    automatic_moves: bool,
+    rated: bool,
+) -> Race:
+    """A race of `racers` (the first its host) on a fresh secret deal, started now:
+    what a pairing does (tournaments). The checks of `race_create` and `race_join`
+    for each racer, then every seat, the deal and the start in one transaction and
+    one announcement, instead of a lobby announcing each racer to nobody (each
+    join cost a lock, three reads and an announcement; bench/arena.py's profile)."""
+    host, *others = racers
+    with transaction.atomic():
+        race = race_create(
+            host=host,
+            variant=variant,
+            time_limit_s=time_limit_s,
+            seat_limit=len(racers),
+            automatic_moves=automatic_moves,
+            rated=rated,
+        )
+        for racer in others:
+            if racer.banned_at is not None:
+                raise RaceRefused("banned", _("this player is banned"))
+            # Checked as the host is: each racer of a race being made (race=None).
+            seat_check(player=racer, race=None)
+        RaceEntry.objects.bulk_create([RaceEntry(race=race, player=racer) for racer in others])
+        _race_begin(race, countdown_s=settings.RACE_COUNTDOWN_S)
+        race_change(race_id=race.pk, message=lambda v: protocol.started(version=v))
+    return race
+
+
 def _race_begin(locked: Race, *, countdown_s: int) -> None:
     """Deal every seated racer's game; the race runs from `countdown_s` ahead.
 

@@ -1,8 +1,15 @@
-"""A tournament's next version and its standings to its sockets, once a change is committed.
+"""A tournament's standings to its sockets, as the rows that changed, once a change is committed.
 
-The table is built once per change, in the thread that committed it, and goes
-to the tournament's group as text: every socket relays the same bytes. A
-change announced twice sends the same version, which clients drop.
+Every frame of a tournament is a link of one chain: under the row lock of its
+`TournamentTable` (the table as last sent), the sender reads the tournament's
+version and its standings, sends the rows that differ from the stored table
+(`rows`, its `base` the stored version) and stores the new table. Whichever
+process sends, each frame's `base` is the `v` of the frame before it, so a
+client holding version `base` applies it and any other asks for the whole table
+(`sync`). A socket's first frame, and its answer to `sync`, is the stored table
+(`standings`): always a version of the chain. The whole table goes to one
+socket at a time; to all of them, only what moved (bench/arena.py: at 150 bots
+the whole table to every socket was what the standings waited on).
 """
 
 from __future__ import annotations
@@ -10,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Final
+from typing import Any, Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -18,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import F
 
 from games.tournaments import protocol
-from games.tournaments.models import Tournament
+from games.tournaments.models import Tournament, TournamentTable
 from games.tournaments.selectors import tournament_phase, tournament_standings
 
 logger = logging.getLogger(__name__)
@@ -29,35 +36,90 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def standings_frame(*, tournament: Tournament) -> str:
+    """The whole table as last sent (sent first if a change since has not gone out yet)."""
+    table = tournament_table(tournament_id=tournament.pk)
+    version, rows = (table.version, table.rows) if table is not None else (0, [])
     return protocol.encode(
         protocol.standings(
-            version=tournament.version,
+            version=version,
             phase=tournament_phase(tournament=tournament),
             ends_at=tournament.ends_at.isoformat(),
-            rows=tournament_standings(tournament=tournament),
+            rows=rows,
         )
     )
 
 
-def tournament_announce(*, tournament_id: int) -> None:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return  # deleted while its table waited for its turn: nobody left to tell
+def tournament_table(*, tournament_id: int) -> TournamentTable | None:
+    table = TournamentTable.objects.filter(pk=tournament_id).select_related("tournament").first()
+    if table is not None and table.version >= table.tournament.version:
+        return table
+    return tournament_announce(tournament_id=tournament_id)
+
+
+def tournament_announce(*, tournament_id: int) -> TournamentTable | None:
+    """The next link of the chain, if the tournament changed since the last: stored and sent."""
+    with _announcing, transaction.atomic():
+        if not Tournament.objects.filter(pk=tournament_id).exists():
+            return None  # deleted while its table waited for its turn: nobody left to tell
+        table, _ = TournamentTable.objects.select_for_update().get_or_create(
+            tournament_id=tournament_id
+        )
+        # Read under the lock: no other sender is between this version and its frame.
+        tournament = Tournament.objects.get(pk=tournament_id)
+        if tournament.version <= table.version:
+            # Sent already, by this process or another; or, new at version 0, a
+            # table nobody has joined yet (every join bumps the version).
+            return table
+        rows = tournament_standings(tournament=tournament)
+        changed, order = rows_changed(before=table.rows, after=rows)
+        frame = protocol.rows(
+            version=tournament.version,
+            base=table.version,
+            phase=tournament_phase(tournament=tournament),
+            ends_at=tournament.ends_at.isoformat(),
+            rows=changed,
+            order=order,
+        )
+        table.version, table.rows = tournament.version, rows
+        table.save(update_fields=["version", "rows"])
+        # Sent before the lock goes, so frames reach the group in the chain's order.
+        _send(tournament_id, protocol.encode(frame))
+    return table
+
+
+def rows_changed(
+    *, before: list[dict[str, Any]], after: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The rows of `after` that differ from `before` (rank aside: it is the order's), and
+    the order of players when it moved. A racer passing ten others changes one row."""
+    old = {row["player"]: _unranked(row) for row in before}
+    changed = [_unranked(row) for row in after if old.get(row["player"]) != _unranked(row)]
+    order = [row["player"] for row in after]
+    moved = order != [row["player"] for row in before]
+    return changed, order if moved else None
+
+
+def _unranked(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key != "rank"}
+
+
+def _send(tournament_id: int, text: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "tournament.standings", "text": standings_frame(tournament=tournament)}
     try:
-        async_to_sync(layer.group_send)(tournament_group(tournament_id), message)
+        async_to_sync(layer.group_send)(
+            tournament_group(tournament_id), {"type": "tournament.standings", "text": text}
+        )
     except Exception:
-        # The table is the database's: a socket that missed it gets it on `sync` or reconnect.
+        # The next frame's base is this one's `v`: a socket that missed it asks for the table.
         logger.warning("tournament %s: standings not sent", tournament_id, exc_info=True)
 
 
 def tournament_changed(*, tournament_id: int) -> None:
     """A change the standings show: once it commits, the tournament's next version and
-    its table to the sockets. The version is bumped in a statement of its own after
-    the commit, never inside the change's transaction: a scoring or a join never
+    its changed rows to the sockets. The version is bumped in a statement of its own
+    after the commit, never inside the change's transaction: a scoring or a join never
     waits on a tick holding the row, and no two writers lock rows in opposite orders
     (tests/tournaments; bench/arena.py found the deadlock this avoids)."""
 
@@ -69,13 +131,13 @@ def tournament_changed(*, tournament_id: int) -> None:
 
 
 def _throttled_announce(tournament_id: int) -> None:
-    """At most one table a tournament every `COALESCE_S` from this process: a change
-    within that is sent with the next table, the latest state read when it goes
-    (a table costs a fold and a frame to every socket; bench/arena.py)."""
+    """At most one frame a tournament every `COALESCE_S` from this process: a change
+    within that goes with the next frame, the latest state read when it goes
+    (a frame costs a fold of the results and a message to every socket)."""
     now = time.monotonic()
     with _lock:
         if tournament_id in _due:
-            return  # a table is already on its way, and will read this change too
+            return  # a frame is already on its way, and will read this change too
         wait = _sent.get(tournament_id, -COALESCE_S) + COALESCE_S - now
         if wait > 0:
             _due.add(tournament_id)
@@ -99,5 +161,8 @@ def _send_due(tournament_id: int) -> None:
 
 COALESCE_S: Final = 0.25
 _lock = threading.Lock()
-_sent: dict[int, float] = {}  # when this process last sent each tournament's table
-_due: set[int] = set()  # tables waiting for their turn
+# One sender at a time in this process: SQLite takes no row lock (its one writer
+# is taken only at the table's write, after the version was read).
+_announcing = threading.Lock()
+_sent: dict[int, float] = {}  # when this process last sent each tournament's frame
+_due: set[int] = set()  # frames waiting for their turn

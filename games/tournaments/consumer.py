@@ -30,11 +30,9 @@ RATE_PER_S = 5
 logger = logging.getLogger(__name__)
 
 
-def _connect_frame(code: str) -> tuple[int, str] | None:
+def _tournament_id(code: str) -> int | None:
     tournament = tournament_by_code(code=code)
-    if tournament is None:
-        return None
-    return tournament.pk, standings_frame(tournament=tournament)
+    return None if tournament is None else tournament.pk
 
 
 def _frame(tournament_id: int) -> str:
@@ -51,19 +49,21 @@ class TournamentConsumer(TwoReaderConsumer):
         if self.admitted is None:
             await self.close(code=CLOSE_POLICY)
             return
-        found = await db(_connect_frame)(self.scope["url_route"]["kwargs"]["code"])
+        found = await db(_tournament_id)(self.scope["url_route"]["kwargs"]["code"])
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         ArenaLoop.ensure()
-        self.tournament_id, first = found
+        self.tournament_id = found
         self.group = tournament_group(self.tournament_id)
         self.bucket = TokenBucket(RATE_PER_S, RATE_PER_S)
+        # In the group before the table is read: a frame sent meanwhile waits for
+        # open_group() and is then dropped (seen) or applied (its base is this table).
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         admission.opened(self.admitted)
         self.counted = True
-        await self.send(text_data=first)
+        await self.send(text_data=await db(_frame)(self.tournament_id))
         self.open_group()
 
     async def disconnect(self, code: int) -> None:

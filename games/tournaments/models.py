@@ -186,3 +186,22 @@ class TournamentVoid(models.Model):
 
     def __str__(self) -> str:
         return f"void of {self.tournament_race}"
+
+
+class TournamentTable(models.Model):
+    """The standings as last sent to the tournament's sockets, at `version`.
+
+    What a socket gets on connect and on `sync`, and the base the next frame's
+    changed rows are counted against (games/tournaments/announce.py): its row lock
+    puts every frame of a tournament in one chain, each frame's `base` the `v` of
+    the one before, whichever process sends it. Derived, never history: rebuilt
+    from the results on the next change."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="table"
+    )
+    version = models.BigIntegerField(_("version"), default=0)
+    rows = models.JSONField(_("rows"), default=list)
+
+    def __str__(self) -> str:
+        return f"table of {self.tournament_id} at v{self.version}"

@@ -16,15 +16,16 @@ tick. Under that lock a tick, for one tournament:
    once, games/tournaments/receivers.py; this is the sweep behind it);
 3. before the end, seats the waiting entrants: joined, not paused, in no race
    of the tournament or elsewhere, past their rest after a race
-   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into
-   races of the tournament's seats, every race on a fresh secret deal
-   (`races.services.race_create`, `secrets`) and rated; the first racer of a
-   race is its host and starts it. Full races start at once; a last, smaller
-   race (2 or more) once its longest waiter has waited `TOURNAMENT_GATHER_S`;
-   one left alone waits for the next tick. When choosing a race's next racer
-   among the next `2 × seats` in the standings, the first who did not race any
-   of those already chosen in their last race is taken (so the same racers do
-   not meet twice running while others near them wait);
+   (`TOURNAMENT_REST_S`). Ordered by the standings, they are cut into races of
+   the tournament's seats, every race on a fresh secret deal
+   (`races.services.race_create_started`: a fresh `secrets` deal, every seat
+   and the start in one transaction) and rated; the first racer is its host.
+   Full races start at once; a last, smaller race (2 or more) once its longest
+   waiter has waited `TOURNAMENT_GATHER_S`; one left alone waits for the next
+   tick. When choosing a race's next racer among the next `2 × seats` in the
+   standings, the first who did not race any of those already chosen in their
+   last race is taken (so the same racers do not meet twice running while
+   others near them wait);
 4. after the end, once every race it seated is scored, marks it finished.
 """
 
@@ -46,10 +47,8 @@ from games.models import Game, GameStatus, Move, Player, RaceEntry, RaceStatus
 from games.races.services import (
     RaceRefused,
     race_close_if_over,
-    race_create,
+    race_create_started,
     race_game_time_out,
-    race_join,
-    race_start,
 )
 from games.tournaments.announce import tournament_changed
 from games.tournaments.models import Tournament, TournamentEntry, TournamentRace
@@ -236,21 +235,16 @@ def pairing_groups(*, tournament: Tournament, now: datetime) -> list[list[Player
 def _race_seat(tournament: Tournament, racers: list[Player]) -> bool:
     """One race of the tournament for `racers`, started; False if races refused it
     (a racer banned meanwhile): nothing of it is kept, they wait for the next tick."""
-    host, *others = racers
     try:
         with transaction.atomic(), pairing_seats():
-            race = race_create(
-                host=host,
+            race = race_create_started(
+                racers=racers,
                 variant=tournament.variant,
                 time_limit_s=tournament.race_time_limit_s,
-                seat_limit=len(racers),
                 automatic_moves=tournament.automatic_moves,
                 rated=True,
             )
             TournamentRace.objects.create(tournament=tournament, race=race)
-            for racer in others:
-                race_join(race=race, player=racer)
-            race_start(race=race, player=host)
     except RaceRefused as refused:
         logger.warning("tournament %s: a race was not seated: %s", tournament.pk, refused)
         return False

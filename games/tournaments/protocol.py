@@ -1,8 +1,10 @@
 """The tournament socket's frames (docs/protocol.md, "Tournament socket"): versioned as
 the race socket's are, built here and nowhere else.
 
-Server → client: `standings` (the whole table, `v` the tournament's version; a
-client drops a version it has seen), `pong`, `error`. Client → server: `ping`,
+Server → client: `standings` (the whole table at version `v`: on connect and
+on `sync`), `rows` (the rows that changed from version `base` to `v`, and the
+order of players when it moved: applied by a client at `base`, dropped by one
+past `v`, any other asks for `sync`), `pong`, `error`. Client → server: `ping`,
 `sync` (a fresh `standings`). Anything else is refused with an error, and
 changes nothing.
 """
@@ -53,6 +55,29 @@ def standings(
         "ends_at": ends_at,
         "rows": rows,
     }
+
+
+def rows(
+    *,
+    version: int,
+    base: int,
+    phase: str,
+    ends_at: str,
+    rows: list[dict[str, Any]],
+    order: list[int] | None,
+) -> dict[str, Any]:
+    message = {
+        "type": "rows",
+        "protocol": PROTOCOL,
+        "v": version,
+        "base": base,
+        "phase": phase,
+        "ends_at": ends_at,
+        "rows": rows,
+    }
+    if order is not None:
+        message["order"] = order
+    return message
 
 
 def pong() -> dict[str, Any]:

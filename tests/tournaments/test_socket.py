@@ -53,13 +53,17 @@ async def test_a_spectator_gets_the_table_then_every_change(alice: Player, bob: 
     assert first["phase"] == "running"
     await sync_to_async(tournament_join)(tournament=tournament, player=bob)
     frame = json.loads(await socket.receive_from(timeout=5))
-    assert frame["v"] > first["v"]
+    assert frame["type"] == "rows"
+    assert frame["v"] > first["v"] == frame["base"]
     (row,) = frame["rows"]
     assert row["nickname"] == "bob"
-    assert {"rank", "points", "races", "streak", "race", "paused", "fire"} <= set(row)
+    assert {"points", "races", "streak", "race", "paused", "fire"} <= set(row)
+    assert frame["order"] == [row["player"]]
     await socket.send_to(text_data=json.dumps({"type": "sync"}))
     again = json.loads(await socket.receive_from(timeout=5))
+    assert again["type"] == "standings"
     assert again["v"] == frame["v"]
+    assert again["rows"] == [row | {"rank": 1}]
     await socket.disconnect()
 
 

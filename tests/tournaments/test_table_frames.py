@@ -1,0 +1,173 @@
+"""The standings go out as the rows that changed, each frame a link of one chain
+(games/tournaments/announce.py): a socket holding the last frame's version applies
+the next; the whole table goes to one socket at a time, on connect and `sync`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games.models import Player
+from games.tournaments.announce import rows_changed
+from games.tournaments.models import Tournament, TournamentTable
+from games.tournaments.services import tournament_create, tournament_join, tournament_pause
+from sultan_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_arena_loop(settings: Any) -> None:
+    settings.TOURNAMENT_TICK_MS = 0  # nobody is paired: these tests watch the table
+
+
+def _arena(host: Player, *entrants: Player) -> Tournament:
+    tournament = tournament_create(
+        creator=host,
+        name="Chain",
+        variant="sultan",
+        minutes=30,
+        seat_limit=2,
+        automatic_moves=False,
+        public=True,
+    )
+    for player in entrants:
+        tournament_join(tournament=tournament, player=player)
+    return tournament
+
+
+async def _open(code: str) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{code}/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    return socket
+
+
+async def _frame(socket: WebsocketCommunicator, past: int = -1) -> dict[str, Any]:
+    """The next frame past version `past`: one at or below it is dropped, as a client does
+    (a socket may hear the frame its own first table was sent with)."""
+    while True:
+        frame: dict[str, Any] = json.loads(await socket.receive_from(timeout=5))
+        if frame["v"] > past:
+            return frame
+
+
+def _applied(table: dict[int, dict[str, Any]], order: list[int], frame: dict[str, Any]) -> None:
+    """The client's rule (frontend/static/js/tournament-socket.js), on a dict."""
+    table.update((row["player"], row) for row in frame["rows"])
+    if "order" in frame:
+        order[:] = frame["order"]
+
+
+async def test_a_pause_goes_out_as_that_one_row(alice: Player, bob: Player, charlie: Player):
+    tournament = await sync_to_async(_arena)(alice, bob, charlie)
+    socket = await _open(tournament.code)
+    whole = await _frame(socket)
+    assert whole["type"] == "standings"
+    assert {row["nickname"] for row in whole["rows"]} == {"bob", "charlie"}
+    await sync_to_async(tournament_pause)(tournament=tournament, player=bob)
+    frame = await _frame(socket, past=whole["v"])
+    assert frame["type"] == "rows"
+    assert frame["base"] == whole["v"] < frame["v"]
+    (row,) = frame["rows"]
+    assert (row["nickname"], row["paused"]) == ("bob", True)
+    assert "rank" not in row  # a row's rank is its place in the order
+    assert "order" not in frame  # nobody moved
+    await socket.disconnect()
+
+
+async def test_every_frame_counts_from_the_one_before_and_adds_up_to_the_table(
+    alice: Player, bob: Player, charlie: Player
+):
+    tournament = await sync_to_async(_arena)(alice)
+    socket = await _open(tournament.code)
+    whole = await _frame(socket)
+    table: dict[int, dict[str, Any]] = {}
+    order: list[int] = []
+    version = whole["v"]
+    for change in (
+        lambda: tournament_join(tournament=tournament, player=bob),
+        lambda: tournament_join(tournament=tournament, player=charlie),
+        lambda: tournament_pause(tournament=tournament, player=charlie),
+    ):
+        await sync_to_async(change)()
+        frame = await _frame(socket, past=version)
+        assert frame["base"] == version
+        _applied(table, order, frame)
+        version = frame["v"]
+    await socket.send_to(text_data=json.dumps({"type": "sync"}))
+    again = await _frame(socket)
+    assert again["type"] == "standings"
+    assert again["v"] == version
+    assert [row["player"] for row in again["rows"]] == order
+    assert [row["rank"] for row in again["rows"]] == [1, 2]
+    for row in again["rows"]:
+        assert table[row["player"]] | {"rank": row["rank"]} == row
+    await socket.disconnect()
+
+
+async def test_a_socket_opened_before_a_change_goes_out_gets_the_table_with_it(
+    alice: Player, bob: Player
+):
+    """A change whose frame has not gone yet (a timer, a process that died) is sent
+    by the next socket to connect, and that socket's table is the frame's version."""
+    tournament = await sync_to_async(_arena)(alice)
+    watcher = await _open(tournament.code)
+    before = await _frame(watcher)
+
+    def joined_unsent() -> None:
+        entry = tournament_join(tournament=tournament, player=bob)
+        # What a change does before its frame goes: the version moved, the table did not.
+        Tournament.objects.filter(pk=entry.tournament_id).update(version=before["v"] + 5)
+
+    await sync_to_async(joined_unsent)()
+    newcomer = await _open(tournament.code)
+    first = await _frame(newcomer)
+    assert first["v"] >= before["v"] + 5
+    assert [row["nickname"] for row in first["rows"]] == ["bob"]
+    frames = [await _frame(watcher, past=before["v"])]
+    while frames[-1]["v"] < first["v"]:
+        frames.append(await _frame(watcher, past=frames[-1]["v"]))
+    assert frames[0]["base"] == before["v"]
+    assert frames[-1]["v"] == first["v"]
+    await watcher.disconnect()
+    await newcomer.disconnect()
+
+
+def test_a_table_is_stored_with_its_version(alice: Player, bob: Player) -> None:
+    from games.tournaments.announce import tournament_announce
+
+    tournament = _arena(alice, bob)
+    table = tournament_announce(tournament_id=tournament.pk)
+    assert table is not None
+    stored = TournamentTable.objects.get(pk=tournament.pk)
+    tournament.refresh_from_db()
+    assert stored.version == tournament.version
+    assert [row["nickname"] for row in stored.rows] == ["bob"]
+    assert tournament_announce(tournament_id=tournament.pk) == stored  # nothing new: not sent
+
+
+def _row(player: int, points: int) -> dict[str, Any]:
+    return {"player": player, "nickname": f"p{player}", "points": points, "race": None}
+
+
+def test_a_racer_passing_ten_others_changes_one_row_and_the_order() -> None:
+    before = [_row(p, 20 - p) | {"rank": p} for p in range(1, 12)]
+    after = [_row(11, 30) | {"rank": 1}] + [_row(p, 20 - p) | {"rank": p + 1} for p in range(1, 11)]
+    changed, order = rows_changed(before=before, after=after)
+    assert changed == [_row(11, 30)]
+    assert order == [11, *range(1, 11)]
+
+
+def test_a_table_that_did_not_move_sends_no_order() -> None:
+    before = [_row(1, 5) | {"rank": 1}, _row(2, 3) | {"rank": 2}]
+    after = [_row(1, 5) | {"rank": 1}, _row(2, 3) | {"rank": 2, "race": "abcd-efgh"}]
+    changed, order = rows_changed(before=before, after=after)
+    assert changed == [_row(2, 3) | {"race": "abcd-efgh"}]
+    assert order is None

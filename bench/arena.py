@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import secrets
 import sys
 import time
@@ -269,7 +270,7 @@ async def main(args: argparse.Namespace) -> int:
             {
                 line.split("] ", 1)[-1].split(", client:")[0]
                 for line in prod.log.read_text(errors="replace").splitlines()
-                if "[error]" in line or "Traceback" in line or "Error" in line
+                if "[error]" in line or re.match(r"[\w.]+(Error|Exception)\b", line)
             }
         )
     finished = max(1, len(tally.updates) // max(1, args.seats))

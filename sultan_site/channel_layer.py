@@ -8,7 +8,8 @@ a time, each waiting for the event loop to read Redis's answer. Under load a
 busy process's broadcasts queued behind each other for seconds, each a
 version gap its receivers then had to repair (docs/performance.md). A publish
 shares nothing with another but the client's connection pool, which is safe
-to use concurrently; only the lazy set-up of the client needs the lock.
+to use concurrently; only the lazy set-up of the client needs the lock. At most
+`PUBLISH_SLOTS` are in flight at once, below the pool's size.
 
 With several Redis servers in `hosts`, channels_redis shards: each group and
 channel lives on the server its name hashes to (docs/scaling.md).
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Final
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import (
@@ -33,13 +34,25 @@ from channels_redis.pubsub import (
 )
 from channels_redis.utils import _wrap_close
 
+# redis-py's asyncio pool holds 100 connections and refuses the 101st
+# (MaxConnectionsError, "Too many connections"): under bench/arena.py's 500 bots a
+# burst of parallel publishes reached it, and those broadcasts were lost. At most
+# this many publishes of a process are on the wire to one Redis server at once; the
+# rest wait for a slot, which leaves the pool room for the subscriptions.
+PUBLISH_SLOTS: Final = 64
+
 
 class _ParallelPublishShard(RedisSingleShardConnection):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._slots = asyncio.Semaphore(PUBLISH_SLOTS)
+
     async def publish(self, channel: str, message: bytes) -> None:
         async with self._lock:
             self._ensure_redis()
             client = self._redis
-        await client.publish(channel, message)
+        async with self._slots:
+            await client.publish(channel, message)
 
 
 class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from sultan_site.channel_layer import RedisParallelPublishChannelLayer
+from sultan_site.channel_layer import PUBLISH_SLOTS, RedisParallelPublishChannelLayer
 from tests.services import REDIS_URL, needs_redis
 
 pytestmark = needs_redis
@@ -70,8 +70,8 @@ async def slow_redis() -> AsyncIterator[SlowRedis]:
     server.close()
 
 
-async def _publish_many(layer_class: type, proxy: SlowRedis) -> int:
-    """How many of PUBLISHES broadcasts went to Redis before the first answer came back."""
+async def _publish_many(layer_class: type, proxy: SlowRedis, publishes: int = PUBLISHES) -> int:
+    """How many of `publishes` broadcasts went to Redis before the first answer came back."""
     layer = layer_class(hosts=[proxy.url], prefix=PREFIX)
     try:
         channel = await layer.new_channel()
@@ -80,13 +80,13 @@ async def _publish_many(layer_class: type, proxy: SlowRedis) -> int:
         for _ in range(2):  # the second time on connections already open
             proxy.round_start()
             await asyncio.gather(
-                *(layer.group_send("g", {"type": "x", "n": n}) for n in range(PUBLISHES))
+                *(layer.group_send("g", {"type": "x", "n": n}) for n in range(publishes))
             )
             proxy.counting = False
-            assert proxy.published == PUBLISHES
+            assert proxy.published == publishes
             at_once = proxy.before_first_answer or 0
-            received = {(await layer.receive(channel))["n"] for _ in range(PUBLISHES)}
-            assert received == set(range(PUBLISHES))
+            received = {(await layer.receive(channel))["n"] for _ in range(publishes)}
+            assert received == set(range(publishes))
         return at_once
     finally:
         await layer.flush()
@@ -94,6 +94,15 @@ async def _publish_many(layer_class: type, proxy: SlowRedis) -> int:
 
 async def test_broadcasts_do_not_wait_for_each_others_round_trip(slow_redis: SlowRedis):
     assert await _publish_many(RedisParallelPublishChannelLayer, slow_redis) == PUBLISHES
+
+
+async def test_a_burst_beyond_the_pool_waits_for_a_slot_and_every_broadcast_arrives(
+    slow_redis: SlowRedis,
+):
+    """redis-py's pool refuses its 101st connection: 250 broadcasts at once failed with
+    MaxConnectionsError before the slots (bench/arena.py at 500 bots lost broadcasts so)."""
+    at_once = await _publish_many(RedisParallelPublishChannelLayer, slow_redis, publishes=250)
+    assert at_once == PUBLISH_SLOTS
 
 
 async def test_the_stock_layer_sends_them_one_round_trip_after_another(slow_redis: SlowRedis):

@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.db.models import F
 
+from games.models import DELETED_NICKNAME, Player
 from games.tournaments import protocol
 from games.tournaments.models import Tournament, TournamentTable
 from games.tournaments.selectors import tournament_phase, tournament_standings
@@ -36,9 +37,10 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def standings_frame(*, tournament: Tournament) -> str:
-    """The whole table as last sent (sent first if a change since has not gone out yet)."""
+    """The whole table as last sent (sent first if a change since has not gone out yet),
+    with each player's name as it is now."""
     table = tournament_table(tournament_id=tournament.pk)
-    version, rows = (table.version, table.rows) if table is not None else (0, [])
+    version, rows = (table.version, _named(table.rows)) if table is not None else (0, [])
     return protocol.encode(
         protocol.standings(
             version=version,
@@ -71,16 +73,18 @@ def tournament_announce(*, tournament_id: int) -> TournamentTable | None:
             # table nobody has joined yet (every join bumps the version).
             return table
         rows = tournament_standings(tournament=tournament)
-        changed, order = rows_changed(before=table.rows, after=rows)
+        stored = [_nameless(row) for row in rows]
+        changed, order = rows_changed(before=table.rows, after=stored)
+        named = {row["player"]: row for row in rows}
         frame = protocol.rows(
             version=tournament.version,
             base=table.version,
             phase=tournament_phase(tournament=tournament),
             ends_at=tournament.ends_at.isoformat(),
-            rows=changed,
+            rows=[_unranked(named[row["player"]]) for row in changed],
             order=order,
         )
-        table.version, table.rows = tournament.version, rows
+        table.version, table.rows = tournament.version, stored
         table.save(update_fields=["version", "rows"])
         # Sent before the lock goes, so frames reach the group in the chain's order.
         _send(tournament_id, protocol.encode(frame))
@@ -101,6 +105,26 @@ def rows_changed(
 
 def _unranked(row: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key != "rank"}
+
+
+def _nameless(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as the table is stored: who a player is stays with the player, read when a
+    frame is built, so a deleted account's name is kept in no table (games/accounts/
+    deletion.py forgets it in one place) and a guest's new name shows on the next table."""
+    return {key: value for key, value in row.items() if key not in IDENTITY}
+
+
+def _named(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stored rows with each player's name and bot mark as they are now (one query)."""
+    players = Player.objects.filter(pk__in=[row["player"] for row in rows])
+    identity = {
+        pk: (nickname, bot) for pk, nickname, bot in players.values_list("pk", "nickname", "is_bot")
+    }
+    named = []
+    for row in rows:
+        nickname, bot = identity.get(row["player"], (DELETED_NICKNAME, False))
+        named.append(_nameless(row) | {"nickname": nickname, "bot": bot})
+    return named
 
 
 def _send(tournament_id: int, text: str) -> None:
@@ -159,6 +183,7 @@ def _send_due(tournament_id: int) -> None:
         connection.close()  # this timer's thread had a connection of its own
 
 
+IDENTITY: Final = ("nickname", "bot")  # a row's fields that are the player's, not the table's
 COALESCE_S: Final = 0.25
 _lock = threading.Lock()
 # One sender at a time in this process: SQLite takes no row lock (its one writer

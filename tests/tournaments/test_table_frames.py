@@ -149,7 +149,8 @@ def test_a_table_is_stored_with_its_version(alice: Player, bob: Player) -> None:
     stored = TournamentTable.objects.get(pk=tournament.pk)
     tournament.refresh_from_db()
     assert stored.version == tournament.version
-    assert [row["nickname"] for row in stored.rows] == ["bob"]
+    assert [row["player"] for row in stored.rows] == [bob.pk]
+    assert not {"nickname", "bot"} & set(stored.rows[0])  # the player's, read when sent
     assert tournament_announce(tournament_id=tournament.pk) == stored  # nothing new: not sent
 
 
@@ -171,3 +172,29 @@ def test_a_table_that_did_not_move_sends_no_order() -> None:
     changed, order = rows_changed(before=before, after=after)
     assert changed == [_row(2, 3) | {"race": "abcd-efgh"}]
     assert order is None
+
+
+async def test_a_deleted_accounts_name_is_kept_in_no_table(alice: Player, bob: Player):
+    """The stored table is the chain's base, kept as long as the tournament: a name in it
+    would outlive the account's deletion (games/accounts/deletion.py forgets it)."""
+    from games.accounts.deletion import account_delete
+    from games.models import DELETED_NICKNAME
+
+    tournament = await sync_to_async(_arena)(alice, bob)
+    socket = await _open(tournament.code)
+    before = await _frame(socket)
+    assert [row["nickname"] for row in before["rows"]] == ["bob"]
+
+    def deleted() -> str:
+        user = Player.objects.get(pk=bob.pk).user
+        assert user is not None
+        account_delete(user=user)
+        return json.dumps(TournamentTable.objects.get(pk=tournament.pk).rows)
+
+    stored = await sync_to_async(deleted)()
+    assert "bob" not in stored
+    await socket.send_to(text_data=json.dumps({"type": "sync"}))
+    again = await _frame(socket)
+    assert again["v"] == before["v"]  # nothing the standings count changed
+    assert [row["nickname"] for row in again["rows"]] == [DELETED_NICKNAME]
+    await socket.disconnect()

@@ -28,6 +28,7 @@ from games.models import Player, Race, RaceStatus
 from games.races.limits import admission
 from games.store.append_only import log_erasure_allowed
 from games.store.cache import positions
+from games.tournaments.announce import announce_forget
 from tests.production import collect_static
 
 pytest_plugins = ["tests.weights"]
@@ -41,16 +42,31 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
     the append-only triggers refuse unless told otherwise. Setting the database
     up first (when the test uses it) makes its flush run after this teardown.
     """
-    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
-        {"db", "transactional_db"} & set(request.fixturenames)
-    )
-    if uses_db:
-        request.getfixturevalue("_django_db_helper")
+    _database_first(request)
     log_erasure_allowed(False)
     positions.clear()
     yield
     positions.clear()
     log_erasure_allowed(True)
+
+
+@pytest.fixture(autouse=True)
+def _tournament_frames_forgotten(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No tournament frame waits past its test (games/tournaments/announce.py): one due
+    after its test reached the database from its timer's thread during the next."""
+    _database_first(request)
+    yield
+    announce_forget()
+
+
+def _database_first(request: pytest.FixtureRequest) -> None:
+    """Set the test's database up before the calling fixture, so that fixture's teardown
+    runs while the database is still the test's."""
+    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db"} & set(request.fixturenames)
+    )
+    if uses_db:
+        request.getfixturevalue("_django_db_helper")
 
 
 @pytest.fixture(autouse=True)

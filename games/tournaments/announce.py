@@ -164,9 +164,9 @@ def _throttled_announce(tournament_id: int) -> None:
             return  # a frame is already on its way, and will read this change too
         wait = _sent.get(tournament_id, -COALESCE_S) + COALESCE_S - now
         if wait > 0:
-            _due.add(tournament_id)
             timer = threading.Timer(wait, _send_due, args=(tournament_id,))
             timer.daemon = True
+            _due[tournament_id] = timer
             timer.start()
             return
         _sent[tournament_id] = now
@@ -175,7 +175,7 @@ def _throttled_announce(tournament_id: int) -> None:
 
 def _send_due(tournament_id: int) -> None:
     with _lock:
-        _due.discard(tournament_id)
+        _due.pop(tournament_id, None)
         _sent[tournament_id] = time.monotonic()
     try:
         tournament_announce(tournament_id=tournament_id)
@@ -190,4 +190,20 @@ _lock = threading.Lock()
 # is taken only at the table's write, after the version was read).
 _announcing = threading.Lock()
 _sent: dict[int, float] = {}  # when this process last sent each tournament's frame
-_due: set[int] = set()  # frames waiting for their turn
+_due: dict[int, threading.Timer] = {}  # frames waiting for their turn
+
+
+def announce_forget() -> None:
+    """Drop every frame still waiting for its turn, and when each tournament was sent.
+
+    The tests' housekeeping, at each test's end: a frame due after its test ended
+    reached the database from its timer's thread during a later test (one without a
+    database: "Database access not allowed"), and a tournament that took an earlier
+    one's id waited out that one's turn."""
+    with _lock:
+        due = list(_due.values())
+        _due.clear()
+        _sent.clear()
+    for timer in due:
+        timer.cancel()
+        timer.join(timeout=30)  # one already sending finishes before its test's database goes

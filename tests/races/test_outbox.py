@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.models import Move, RaceEvent
 from games.races.fanout import Fanout, ProgressBuffer
@@ -25,15 +27,30 @@ async def test_an_announcement_sent_again_is_the_same_message(started: Lobby):
     first = await bob.receive_until("progress")
     assert first["vs"] == [ack["v"]]
     # As if the process that sent it had died before marking it sent: the sweep sends it again.
+    # This process's publisher marks its live sends in a batch a moment later
+    # (MARK_EVERY_S): wait for that, or the late mark lands on the row unmarked below
+    # and the sweep finds nothing (CI under load: 0 == 1). Its own sweep takes rows
+    # older than SWEEP_AFTER_S: the row unmarked is dated ahead, out of its reach,
+    # and this test's sweep reaches past now to it.
+    await _all_marked_sent(started.race.pk)
     await db(RaceEvent.objects.filter(race=started.race, version=ack["v"]).update)(
-        published_at=None
+        published_at=None, created_at=timezone.now() + timedelta(hours=1)
     )
-    assert await sweep_unpublished(older_than_s=0) == 1
+    assert await sweep_unpublished(older_than_s=-2 * 3600) == 1
     again = await bob.receive_until("progress")
     assert again == first  # the same version with the same contents: the client drops it
-    assert await sweep_unpublished(older_than_s=0) == 0  # marked sent this time
+    assert await sweep_unpublished(older_than_s=-2 * 3600) == 0  # marked sent this time
     await alice.close()
     await bob.close()
+
+
+async def _all_marked_sent(race_id: int) -> None:
+    unmarked = RaceEvent.objects.filter(race_id=race_id, published_at__isnull=True)
+    for _ in range(300):
+        if not await db(unmarked.exists)():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the race's announcements were never marked sent")
 
 
 async def test_an_ack_names_the_version_its_move_took(started: Lobby):

@@ -5,6 +5,7 @@ the next; the whole table goes to one socket at a time, on connect and `sync`.""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.models import Player
-from games.tournaments.announce import rows_changed
+from games.tournaments.announce import announce_forget, rows_changed
 from games.tournaments.models import Tournament, TournamentTable
 from games.tournaments.services import tournament_create, tournament_join, tournament_pause
 from sultan_site.asgi import application
@@ -198,3 +199,22 @@ async def test_a_deleted_accounts_name_is_kept_in_no_table(alice: Player, bob: P
     assert again["v"] == before["v"]  # nothing the standings count changed
     assert [row["nickname"] for row in again["rows"]] == [DELETED_NICKNAME]
     await socket.disconnect()
+
+
+def test_a_frame_waiting_for_its_turn_does_not_outlive_its_test(
+    alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+):
+    # Two changes within COALESCE_S: the second's frame waits on a timer thread. One
+    # left behind by its test reached the database during a later test (CI: "Database
+    # access not allowed" in tests/races/test_matchmaking.py).
+    monkeypatch.setattr("games.tournaments.announce.COALESCE_S", 600.0)
+    tournament = _arena(alice, bob)
+    tournament_pause(tournament=tournament, player=bob)
+    waiting = [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
+    assert waiting, "the second change sent at once: nothing waited for its turn"
+    announce_forget()
+    assert not any(t.is_alive() for t in waiting)
+    # Forgotten, not sent late: and the next change goes at once, not after an old turn.
+    sent = TournamentTable.objects.get(pk=tournament.pk).version
+    tournament_join(tournament=tournament, player=bob)
+    assert TournamentTable.objects.get(pk=tournament.pk).version > sent

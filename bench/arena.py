@@ -46,8 +46,8 @@ if str(ROOT) not in sys.path:
 import websockets  # noqa: E402
 
 from bench.faults.harness import production  # noqa: E402
-from bench.race_load import cpu_by_part  # noqa: E402
 from bench.racers import pct  # noqa: E402
+from bench.serverside import cpu_by_part  # noqa: E402
 from tests.live import WebClient  # noqa: E402
 
 MOVES_A_RACE = 6

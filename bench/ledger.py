@@ -4,7 +4,8 @@ Every move a racer was told is stored must be stored once, with the seq it was
 told; nothing may be stored that no racer sent; and every stored move must be
 announced: some other racer of its race heard of it in a progress frame (that
 racer's seq or a later one, progress being coalesced). `audit` counts each
-way that could fail.
+way that could fail. `outbox` counts the race events (the outbox and its
+history) and those not yet published.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 
@@ -100,6 +102,32 @@ class Ledgered(Protocol):
     def heard(self) -> Mapping[int, int]: ...
 
 
+@dataclass
+class RacerRecord:
+    """What the audit needs of a racer, sent back from a client process."""
+
+    game: int | None
+    ledger: dict[str, Any]
+    acked: dict[str, int]
+    duplicates: set[str]
+    code: str
+    player: int
+    heard: dict[int, int]
+
+
+def record_of(racer: Any) -> RacerRecord:
+    """A racer's ledger, small enough to send back (a `bench.racers.Racer`)."""
+    return RacerRecord(
+        racer.game,
+        {k: v.attempts for k, v in racer.ledger.items()},
+        racer.acked,
+        racer.duplicates,
+        racer.code,
+        racer.player,
+        racer.heard,
+    )
+
+
 def audit(racers: Sequence[Ledgered], rows: Sequence[StoredMove]) -> Audit:
     """Compare what the racers sent and were told with what the database holds."""
     by_game: dict[int, list[StoredMove]] = {}
@@ -161,3 +189,33 @@ def race_versions(env: dict[str, str], codes: Iterable[str]) -> dict[str, int]:
     marks = ",".join(["%s"] * len(wanted))
     rows = _query(env, f"SELECT code, version FROM games_race WHERE code IN ({marks})", wanted)
     return {str(c): int(v) for c, v in rows}
+
+
+@dataclass
+class Outbox:
+    """The race events table: the outbox (rows not yet published) and the history kept."""
+
+    rows: int
+    unpublished: int
+    oldest_unpublished_s: float  # 0 when every row is published
+
+    def line(self) -> str:
+        return (
+            f"outbox {self.rows} rows, {self.unpublished} unpublished"
+            f" (oldest {self.oldest_unpublished_s:.1f} s)"
+        )
+
+
+def outbox(env: dict[str, str]) -> Outbox:
+    query = (
+        "SELECT COUNT(*), SUM(CASE WHEN published_at IS NULL THEN 1 ELSE 0 END),"
+        " MIN(CASE WHEN published_at IS NULL THEN created_at END) FROM games_raceevent"
+    )
+    rows, unpublished, oldest = _query(env, query, [])[0]
+    age = 0.0
+    if oldest is not None:
+        # PostgreSQL answers an aware datetime; SQLite the UTC text Django stored.
+        at = oldest if isinstance(oldest, datetime) else datetime.fromisoformat(str(oldest))
+        at = at if at.tzinfo else at.replace(tzinfo=UTC)
+        age = max(0.0, (datetime.now(UTC) - at).total_seconds())
+    return Outbox(int(rows), int(unpublished or 0), age)

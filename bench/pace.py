@@ -52,3 +52,10 @@ class HumanPace(Pace):
         if roll < self.burst + self.pause:
             return self.rng.uniform(2.0, 5.0)
         return self.rng.lognormvariate(0, self.sigma) * self.median_s
+
+
+def pace_for(pace_ms: float | None, median_s: float, rng: random.Random) -> Pace:
+    """A fixed gap of `pace_ms` when given, else a person's rhythm around `median_s`."""
+    if pace_ms is not None:
+        return FixedPace(pace_ms / 1000)
+    return HumanPace(rng, median_s=median_s)

@@ -12,9 +12,12 @@ latency (p50/p99), lost and duplicated moves, the database against the
 acknowledgements, and the memory of each Daphne process and of Redis before,
 right after and a while after each round (a second round shows whether
 memory grows). Exits non-zero if a move was lost, duplicated or not stored.
+`--minutes M` runs a soak instead (bench/soak.py): race after race for M
+minutes, a line of memory and the outbox every minute, the audit at the end.
 
     .venv/bin/python bench/race_load.py --processes 2 --racers 504 --moves 60 --clients 2
     .venv/bin/python bench/race_load.py --processes 1 --store sqlite --racers 64 --pace-ms 0
+    .venv/bin/python bench/race_load.py --processes 2 --racers 200 --minutes 30
 """
 
 from __future__ import annotations
@@ -22,11 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import os
 import random
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -37,35 +38,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.faults.harness import production  # noqa: E402
-from bench.ledger import audit, stored_moves  # noqa: E402
-from bench.pace import FixedPace, HumanPace, Pace  # noqa: E402
-from bench.racers import (  # noqa: E402
-    SEAT,
-    Racer,
-    Tally,
-    latency_line,
-    recorded_game,
-    rss_mb,
-    seat_races,
-)
+from bench.ledger import RacerRecord, audit, record_of, stored_moves  # noqa: E402
+from bench.pace import pace_for  # noqa: E402
+from bench.racers import SEAT, Racer, Tally, latency_line, recorded_game, seat_races  # noqa: E402
 from bench.scrape import Scrape, histogram_line, scrape  # noqa: E402
+from bench.serverside import Memory, cpu_by_part, memory  # noqa: E402
+from bench.soak import soak  # noqa: E402
 from deploy.serve_prod import Topology  # noqa: E402
 
 ROUND_TIMEOUT_S = 600.0
 SETTLE_S = 5.0
-
-
-@dataclass
-class RacerRecord:
-    """What the audit needs of a racer, sent back from a client process."""
-
-    game: int | None
-    ledger: dict[str, Any]
-    acked: dict[str, int]
-    duplicates: set[str]
-    code: str
-    player: int
-    heard: dict[int, int]
 
 
 @dataclass
@@ -79,78 +61,12 @@ class ClientResult:
     began: float  # perf_counter (one clock for the machine's processes) at the first start
 
 
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _processes() -> Iterator[tuple[int, str]]:
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                yield (
-                    int(entry.name),
-                    (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(),
-                )
-            except OSError:
-                continue
-
-
-def cpu_s(pid: int) -> float:
-    """User and system CPU seconds of a process so far (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK
-
-
-def cpu_by_part(topo: Topology) -> dict[str, float]:
-    """CPU seconds so far of each part of the server: Daphne, PostgreSQL's backends for its
-    database, nginx, and the Redis server on REDIS_URL's port."""
-    database = topo.env["DATABASE_URL"].rsplit("/", 1)[-1]
-    redis_port = (topo.env.get("REDIS_URL") or "redis://x:0/").split(":")[-1].split("/")[0]
-    nginx = topo.nginx.pid if topo.nginx else -1
-    parts = {"Daphne": sum(cpu_s(p.pid) for p in topo.daphnes.values())}
-    parts["PostgreSQL"] = parts["nginx"] = parts["Redis"] = 0.0
-    for pid, cmdline in _processes():
-        if cmdline.startswith("postgres:") and f" {database} " in cmdline:
-            parts["PostgreSQL"] += cpu_s(pid)
-        elif pid == nginx or (cmdline.startswith("nginx: worker") and _parent(pid) == nginx):
-            parts["nginx"] += cpu_s(pid)
-        elif cmdline.startswith("redis-server") and f":{redis_port}" in cmdline:
-            parts["Redis"] += cpu_s(pid)
-    return parts
-
-
-def _parent(pid: int) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return -1
-
-
-@dataclass
-class Memory:
-    daphne_mb: list[float]
-    redis_mb: float | None
-
-    def line(self) -> str:
-        processes = ", ".join(f"{mb:.0f}" for mb in self.daphne_mb)
-        redis = "" if self.redis_mb is None else f"; Redis {self.redis_mb:.1f} MB"
-        return f"Daphne {processes} MB{redis}"
-
-
 @dataclass
 class Round:
     results: list[ClientResult] = field(default_factory=list)
     memory: dict[str, Memory] = field(default_factory=dict)
     server_cpu_s: dict[str, float] = field(default_factory=dict)  # while the races ran
     metrics: Scrape = field(default_factory=Scrape)  # the servers' figures for the round
-
-
-def pace_for(args: argparse.Namespace, rng: random.Random) -> Pace:
-    if args.pace_ms is not None:
-        return FixedPace(args.pace_ms / 1000)
-    return HumanPace(rng, median_s=args.median_s)
 
 
 async def client(
@@ -188,7 +104,12 @@ async def client(
     started = time.time()  # the rate counts the stagger: an underestimate, never more
     cpu_before = time.process_time()
     # Each racer plays from its own race's start.
-    playing = asyncio.gather(*(r.play(pace_for(args, random.Random(rng.random()))) for r in racers))
+    playing = asyncio.gather(
+        *(
+            r.play(pace_for(args.pace_ms, args.median_s, random.Random(rng.random())))
+            for r in racers
+        )
+    )
     for at, i in starts:
         await asyncio.sleep(max(0.0, at - (time.perf_counter() - began)))
         await crews[i][0].send({"type": "start"})
@@ -202,18 +123,7 @@ async def client(
     tally.sent_at.clear()  # large, and only used in this process
     tally.progress_seen.clear()
     tally.progress_log.clear()
-    records = [
-        RacerRecord(
-            r.game,
-            {k: v.attempts for k, v in r.ledger.items()},
-            r.acked,
-            r.duplicates,
-            r.code,
-            r.player,
-            r.heard,
-        )
-        for r in racers
-    ]
+    records = [record_of(r) for r in racers]
     return ClientResult(tally, records, started, ended, connect_s, cpu, began)
 
 
@@ -232,17 +142,6 @@ def client_process(
         barrier.abort()
         out.put(failure)
         raise
-
-
-def memory(topo: Topology) -> Memory:
-    redis_mb = None
-    url = topo.env.get("REDIS_URL")
-    if url:
-        import redis
-
-        info = redis.Redis.from_url(url, socket_timeout=5).info("memory")
-        redis_mb = int(info["used_memory"]) / 2**20
-    return Memory([rss_mb(p.pid) for p in topo.daphnes.values()], redis_mb)
 
 
 def run_round(topo: Topology, args: argparse.Namespace, first_deal: int) -> Round:
@@ -466,22 +365,35 @@ def main() -> int:
         "--echo", action="store_true", help="also a bare echo websocket on one Daphne process"
     )
     parser.add_argument("--rounds", type=int, default=1, help="rounds, on new races each")
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="a soak instead of rounds: race after race for this long (bench/soak.py)",
+    )
+    parser.add_argument("--sample-s", type=float, default=60.0, help="the soak's line every")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
     if args.racers % SEAT:
         parser.error("--racers must be a multiple of 8")
     if args.store == "sqlite" and args.processes != 1:
         parser.error("SQLite and the in-memory channel layer serve one process only")
+    if args.minutes is not None and (args.echo or args.rounds != 1):
+        parser.error("--minutes is a soak: no --rounds, no --echo")
     redis_url = "" if args.store == "sqlite" else None
     options: dict[str, Any] = {"processes": args.processes, "store": args.store}
     if redis_url is not None:
         options["redis_url"] = redis_url
+    rounds: list[Round] = []
     with production("bench_load", **options) as prod:
-        rounds = [
-            run_round(prod.topo, args, first_deal=1000 + n * args.racers)
-            for n in range(args.rounds)
-        ]
-        failures = report(prod.topo, args, rounds)
+        if args.minutes is not None:
+            failures = soak(prod.topo, args)
+        else:
+            rounds = [
+                run_round(prod.topo, args, first_deal=1000 + n * args.racers)
+                for n in range(args.rounds)
+            ]
+            failures = report(prod.topo, args, rounds)
     if args.echo:
         # Enough round trips for a steady figure, whatever the race's length.
         print_ratio(rounds, echo(args.racers, frames=max(args.moves, 400)), args.processes)

@@ -150,13 +150,14 @@ def staff_without_permission(db: None) -> User:
 @pytest.fixture
 def running_race(alice: Player) -> Race:
     """A race alice hosts, started a second ago."""
-    now = timezone.now()
+    starts_at = timezone.now() - timedelta(seconds=1)
     return Race.objects.create(
         host=alice,
         variant="sultan",
         seed=424242,
         status=RaceStatus.RUNNING,
-        starts_at=now - timedelta(seconds=1),
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(seconds=900),  # the time limit's default
     )
 
 

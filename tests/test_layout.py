@@ -147,6 +147,89 @@ def test_a_deferred_import_is_a_cycle_all_the_same(tmp_path: Path) -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def _rooms_above(room: str, graph: dict[str, set[str]]) -> set[str]:
+    """The rooms whose modules reach `room`'s, through any chain of imports."""
+    edges: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        edges.setdefault(room_of(module), set()).update(room_of(t) for t in targets)
+    above: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for source, targets in edges.items():
+            if source not in above and source != room and targets & (above | {room}):
+                above.add(source)
+                changed = True
+    return above
+
+
+def test_the_store_imports_no_room_above_it_even_inside_a_function() -> None:
+    """The event store is below the rooms that write through it (#23): it never imports
+    games.races, nor any room that reaches the store, deferred imports included."""
+    graph = import_graph()
+    above = _rooms_above("store", graph) | {"races"}
+    assert {"races", "practice", "daily", "challenges", "tournaments"} <= above
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if room_of(module) == "store"
+        for target in targets
+        if room_of(target) in above
+    )
+    assert not wrong, wrong
+
+
+def callbacks_taken(path: Path) -> set[str]:
+    """The public functions of `path` that take a callable from their caller: a hook a
+    room above hands down so that the code below calls back up into it."""
+    tree = ast.parse(path.read_text())
+    aliases = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and "Callable" in ast.unparse(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    found: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if node.name.startswith("_"):
+            continue  # the module's own wrappers (a decorator takes the function it wraps)
+        for arg in [*node.args.args, *node.args.kwonlyargs]:
+            text = ast.unparse(arg.annotation) if arg.annotation else ""
+            if "Callable" in text or any(re.search(rf"\b{a}\b", text) for a in aliases):
+                found.add(f"{node.name}({arg.arg}: {text})")
+    return found
+
+
+def test_nothing_in_the_store_calls_back_up() -> None:
+    """The store's writers take no hook: what a race does with a move (its version, its
+    announcement) is written by the race, around the store's append (#23)."""
+    taken = {
+        f"{path.relative_to(GAMES.parent)}: {hook}"
+        for path in (GAMES / "store").rglob("*.py")
+        for hook in callbacks_taken(path)
+    }
+    assert not taken, sorted(taken)
+
+
+def test_a_hook_handed_down_is_a_callback(tmp_path: Path) -> None:
+    """The rule's own check: a Callable parameter, directly or through an alias, counts."""
+    module = tmp_path / "hooked.py"
+    module.write_text(
+        "from collections.abc import Callable\n"
+        "Hook = Callable[[int], None]\n"
+        "def append(*, seq: int, on_version: Hook | None = None) -> None: ...\n"
+        "def close(done: Callable[[], None]) -> None: ...\n"
+        "def _wrap(append: Callable[[], None]) -> None: ...\n"
+    )
+    assert callbacks_taken(module) == {
+        "append(on_version: Hook | None)",
+        "close(done: Callable[[], None])",
+    }
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.positions import RESIGN
 from games.models import Game, Move, Player
-from games.store.services import MoveRejected
+from games.store.append import MoveRejected
 
 
 def bot_min_gap_ms() -> int:

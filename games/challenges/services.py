@@ -15,7 +15,8 @@ from games.fairness.rules import deal_sealed, deal_sealed_message
 from games.fairness.services import game_judge
 from games.models import Game, Player
 from games.races.selectors import game_origin
-from games.races.services import TIME_LIMITS_S, race_start_solo
+from games.races.services import TIME_LIMITS_S
+from games.races.solo import race_start_solo
 from games.store.selectors import game_record_visible, race_deal_sealed, race_has_ended
 
 DEFAULT_TIME_LIMIT_S: Final = 15 * 60

@@ -21,7 +21,8 @@ from games.daily.rules import (
 from games.engine import VARIANTS
 from games.fairness.services import game_judge
 from games.models import Game, Player, Race, RaceStatus
-from games.races.services import race_close_if_over, race_start_solo
+from games.races.moves import race_close_if_over
+from games.races.solo import race_start_solo
 
 
 class DailyRefused(Refused):

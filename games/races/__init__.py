@@ -1,10 +1,13 @@
 """Races: several players on one deal, each in a game of their own, live.
 
-services.py writes (lobby, start, moves within a race, the end, rematches),
-selectors.py reads (racers, standings, snapshots, the history), views.py
-serves the race pages over HTTP, matchmaking.py seats "Race now" in public
-races and lists them, models.py keeps a finished race's ranking, signals.py
-tells rooms above that a race finished. Announcing changes: outbox.py (each
+services.py writes (lobby, start, rematches), moves.py a race's moves (the
+race checked between the store's lock and the store's append, its version and
+announcement in the same transaction), a racer's time out and the race's end,
+solo.py a race of one (a daily attempt, a challenge's), selectors.py reads
+(racers, standings, snapshots, the history), views.py serves the race pages
+over HTTP, matchmaking.py seats "Race now" in public races and lists them,
+models.py keeps a finished race's ranking, signals.py tells rooms above that a
+race finished. Announcing changes: outbox.py (the race's version, each
 change's announcement written with it), publisher.py (sending them once
 committed, the sweep, presence). The socket: consumer.py (thin: parse, call,
 send), protocol.py (every message's shape, both ways: a frozen type per client

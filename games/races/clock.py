@@ -25,7 +25,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from games.common.db_threads import db
-from games.races.services import race_close_if_over
+from games.races.moves import race_close_if_over
 
 # After `ends_at`, so that the race is over by the database's clock as well.
 GRACE_S: Final = 0.25

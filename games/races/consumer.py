@@ -54,7 +54,7 @@ from games.races.socket_db import (
     socket_sync,
 )
 from games.races.socket_line import CLOSE_NOT_FOUND, CLOSE_POLICY, UNAVAILABLE, LineConsumer
-from games.store.services import MoveRejected
+from games.store.append import MoveRejected
 
 logger = logging.getLogger(__name__)
 

@@ -17,17 +17,52 @@ history").
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import RaceEvent
+from games.models import Race, RaceEvent
 from games.races.protocol import encode
 from games.races.publisher import Announcement, publish_after_commit
-from games.store.append_sql import bump_race
+from games.store.append_sql import db_datetime
 
-_EVENT = RaceEvent._meta.db_table
+_EVENT, _RACE = RaceEvent._meta.db_table, Race._meta.db_table
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRow:
+    """A race's next version and its clock, read under the row lock that took it."""
+
+    version: int
+    status: str
+    starts_at: datetime | None
+    time_limit_s: int
+    automatic_moves: bool
+
+
+def bump_race(race_id: int) -> RaceRow:
+    """Take the race's next version, and read its clock under the same row lock.
+
+    The one statement that hands out race versions (a move's, and every other
+    change's through `race_change`): one UPDATE, so concurrent writers never
+    get the same version, and the row stays locked until their commit, so
+    versions commit in order. Plain SQL: a move is the hot path. A writer that
+    also locks a game locks the game's row first (games/store/append.py).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
+            f"RETURNING version, status, starts_at, time_limit_s, automatic_moves",
+            [race_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Race.DoesNotExist(f"no race {race_id}")
+    version, status, starts_at, time_limit_s, automatic = row
+    return RaceRow(int(version), status, db_datetime(starts_at), int(time_limit_s), bool(automatic))
 
 
 def race_change(*, race_id: int, message: Callable[[int], dict[str, Any]]) -> int:

@@ -1,4 +1,5 @@
-"""Writes for races: the lobby, the start, moves within a race, the end, rematches.
+"""Writes for races: the lobby, the start, rematches, a race of one. A race's moves
+and its end are games/races/moves.py's.
 
 Every change other racers must learn about takes the race's next version and
 writes its announcement in the same transaction (games/races/outbox.py): it
@@ -9,7 +10,6 @@ not their socket is still open.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -20,26 +20,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.common.errors import Refused
-from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS, GameState, race_view
+from games.engine import DEFAULT_VARIANT, SEED_LIMIT, VARIANTS
 from games.engine.solver.winnable import winnable_seed
 from games.fairness.services import game_judge
-from games.models import Game, GameStatus, Player, Race, RaceEntry, RaceStatus
+from games.models import Game, Player, Race, RaceEntry, RaceStatus
 from games.quotas.solver import SolverBusy, solver_run
 from games.races import protocol
-from games.races.models import RaceStanding
-from games.races.outbox import race_change, race_event_record
+from games.races.outbox import race_change
 from games.races.seating import seat_check
-from games.races.selectors import (
-    race_info,
-    race_progress_version,
-    race_racers,
-    race_results,
-    race_seats_left,
-    standings_as_dicts,
-    standings_tied,
-)
-from games.races.signals import race_finished_after_commit
-from games.store.services import AppendResult, game_append_move, game_close_on_time, game_create
+from games.races.selectors import race_racers, race_seats_left
+from games.store.services import game_create
 
 MIN_RACERS: Final = 2
 MAX_SEATS: Final = 8
@@ -57,15 +47,6 @@ class RaceRefused(Refused):
 
     `code`: not_found, not_open, full, not_host, too_few, not_racer, banned, bad_request.
     """
-
-
-@dataclass(frozen=True, slots=True)
-class RaceMove:
-    append: AppendResult
-    # The race's version this move took; for a duplicate, the one its first
-    # answer took, None once gone from the race's history.
-    version: int | None
-    ended: bool  # this move ended the race
 
 
 def race_announce_racers(*, race_id: int) -> int:
@@ -368,123 +349,6 @@ def _deal_rated(race: Race, game: Game) -> None:
         game_judge(game=game)
 
 
-def race_move(
-    *,
-    race_id: int,
-    game_id: int,
-    player: Player,
-    token: str,
-    client_move_id: str,
-    expected_seq: int,
-) -> RaceMove:
-    """A racer's move (or `resign`) in their game of the race (see `race_game_id`).
-
-    The store checks under the game's lock that the game is the player's and
-    that the race is running; an accepted move bumps the race's version.
-    """
-
-    def announce(version: int, seq: int, state: GameState) -> None:
-        message = protocol.progress(
-            version=version, player=player.pk, seq=seq, view=race_view(state)
-        )
-        race_event_record(race_id=race_id, message=message)
-
-    append = game_append_move(
-        game_id=game_id,
-        player=player,
-        token=token,
-        client_move_id=client_move_id,
-        expected_seq=expected_seq,
-        on_race_version=announce,
-    )
-    if append.duplicate or append.race_version is None:
-        version = race_progress_version(race_id=race_id, player_id=player.pk, seq=append.seq)
-        return RaceMove(append, version, ended=False)
-    ended = append.state.is_over and race_close_if_over(race_id=race_id)
-    return RaceMove(append, append.race_version, ended)
-
-
-def race_game_time_out(*, race_id: int, game_id: int) -> bool:
-    """Close one racer's game as it stands, a `timeout` event, while the race runs on:
-    its racer made no move in the time their tournament allows
-    (games/tournaments/pairing.py). The others hear it as progress; the race ends if
-    it was its last game still open. True if this call closed the game."""
-    with transaction.atomic():
-        player_id = (
-            Game.objects.filter(pk=game_id, race_id=race_id)
-            .values_list("player_id", flat=True)
-            .first()
-        )
-        if player_id is None:
-            return False
-
-        def announce(version: int, seq: int, state: GameState) -> None:
-            message = protocol.progress(
-                version=version, player=player_id, seq=seq, view=race_view(state)
-            )
-            race_event_record(race_id=race_id, message=message)
-
-        closed = game_close_on_time(game_id=game_id, now=timezone.now(), on_race_version=announce)
-    if closed:
-        race_close_if_over(race_id=race_id)
-    return closed
-
-
-def race_close_if_over(*, race_id: int) -> bool:
-    """End a running race whose games are all over or whose time is up.
-
-    Unfinished games are closed as they stand with a `timeout` event in their
-    log. True only for the call that ended it, so one caller announces it.
-    """
-    now = timezone.now()
-    with transaction.atomic():
-        # Games before races: the order every writer locks them in.
-        open_games = list(
-            Game.objects.select_for_update()
-            .filter(race_id=race_id, status=GameStatus.PLAYING)
-            .order_by("pk")
-        )
-        race = Race.objects.select_for_update().filter(pk=race_id).first()
-        if race is None or race.status != RaceStatus.RUNNING:
-            return False
-        assert race.ends_at is not None
-        if open_games and now < race.ends_at:
-            return False
-        for game in open_games:
-            game_close_on_time(game_id=game.pk, now=now)
-        race.status = RaceStatus.FINISHED
-        race.finished_at = now
-        race.save(update_fields=["status", "finished_at"])
-        race_standings_write(race=race)
-        # Before the end's announcement, whose publishing is also run on commit, in
-        # the order registered: a racer who sees the results and opens a profile
-        # finds the ratings this race moved already there.
-        race_finished_after_commit(race_id=race.pk)
-        race_change(race_id=race.pk, message=lambda v: end_message(race=race, version=v))
-    return True
-
-
-def race_standings_write(*, race: Race) -> None:
-    """Keep a finished race's ranking (games.races.models), afresh from its logs.
-
-    A challenge's recorded game is ranked in the race's results but kept only by
-    its own race: a game has one standing, in the race it was played in."""
-    RaceStanding.objects.filter(race=race).delete()
-    rows, place = [], 1
-    standings = [standing for standing in race_results(race=race) if not standing.ghost]
-    for rank, standing in enumerate(standings, start=1):
-        if rank > 1 and not standings_tied(standings[rank - 2], standing):
-            place = rank
-        rows.append(RaceStanding(race=race, game_id=standing.game, rank=rank, place=place))
-    RaceStanding.objects.bulk_create(rows)
-
-
-def end_message(*, race: Race, version: int) -> dict[str, object]:
-    race.version = version
-    results = standings_as_dicts(race_results(race=race))
-    return protocol.end(version=version, race=race_info(race=race), results=results)
-
-
 def race_rematch(*, race: Race, player: Player) -> Race:
     """A new race like this one with a new secret deal; the same one for every asker."""
     # The solver runs before any lock is taken: on SQLite a transaction holds the whole file.
@@ -527,39 +391,3 @@ def race_rematch(*, race: Race, player: Player) -> Race:
 
 def _announce_rematch(race: Race, rematch: Race) -> None:
     race_change(race_id=race.pk, message=lambda v: protocol.rematch(version=v, code=rematch.code))
-
-
-def race_start_solo(
-    *,
-    host: Player,
-    variant: str,
-    seed: int,
-    time_limit_s: int,
-    secret_until: datetime | None = None,
-    ghost: Game | None = None,
-) -> Race:
-    """A race of one on a chosen secret deal, started at once (a countdown ahead):
-    a daily deal's attempt, or a challenge's against its recorded `ghost`.
-
-    Nobody may join it (it is never in the lobby); its game is the host's.
-    """
-    if host.banned_at is not None:
-        raise RaceRefused("banned", _("this player is banned"))
-    seat_check(player=host, race=None)
-    starts_at = timezone.now() + timedelta(seconds=settings.RACE_COUNTDOWN_S)
-    with transaction.atomic():
-        race = Race.objects.create(
-            host=host,
-            variant=variant,
-            seed=seed,
-            time_limit_s=time_limit_s,
-            seat_limit=MIN_RACERS,
-            status=RaceStatus.RUNNING,
-            starts_at=starts_at,
-            ends_at=starts_at + timedelta(seconds=time_limit_s),
-            secret_until=secret_until,
-            ghost=ghost,
-        )
-        RaceEntry.objects.create(race=race, player=host)
-        game_create(player=host, variant=variant, race=race)
-    return race

@@ -22,6 +22,7 @@ from games.bots.pace import bot_pace_refusal
 from games.models import Player, Race, RaceStatus
 from games.races import protocol
 from games.races.fanout import ProgressBuffer
+from games.races.moves import RaceMove, race_move
 from games.races.protocol import Close, Leave, LobbyMessage, PlayMessage, Ready, Rematch, Start
 from games.races.selectors import (
     race_by_code,
@@ -31,17 +32,15 @@ from games.races.selectors import (
     race_snapshot,
 )
 from games.races.services import (
-    RaceMove,
     RaceRefused,
     race_close,
     race_connection,
     race_leave,
-    race_move,
     race_rematch,
     race_set_ready,
     race_start,
 )
-from games.store.services import MoveRejected
+from games.store.append import MoveRejected
 
 
 def connect_info(code: str, user: Any, session: Any) -> tuple[Race, Player | None, bool] | None:

@@ -43,7 +43,7 @@ from games.fairness.worth import (
 )
 from games.models import Race, RaceStatus
 from games.races.models import RaceStanding
-from games.races.services import race_standings_write
+from games.races.moves import race_standings_write
 from games.ratings.models import Rating, RatingChange
 from games.ratings.skill import START, Skill, shown, skills_after_race
 from games.ratings.writes import ratings_write

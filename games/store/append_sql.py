@@ -3,7 +3,8 @@
 A move is the hot path of the whole service: every racer's every click. The
 ORM spends more time composing these few statements than the database spends
 running them, so they are plain SQL, each one fixed, over the tables the
-models define. Reads elsewhere stay with the ORM.
+models define. Reads elsewhere stay with the ORM. The race's row has its own
+statement, in its own room (games/races/outbox.bump_race).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from typing import Any
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from games.models import Game, Move, Player, Race
+from games.models import Game, Move, Player
 
 _GAME, _MOVE = Game._meta.db_table, Move._meta.db_table
-_PLAYER, _RACE = Player._meta.db_table, Race._meta.db_table
+_PLAYER = Player._meta.db_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +41,6 @@ class LockedGame:
     @property
     def started(self) -> bool:
         return self.started_at is not None
-
-
-@dataclass(frozen=True, slots=True)
-class RaceClock:
-    version: int
-    status: str
-    starts_at: datetime | None
-    time_limit_s: int
-    automatic_moves: bool
 
 
 def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
@@ -77,33 +69,12 @@ def lock_game(game_id: int, client_move_id: str = "") -> LockedGame | None:
         variant,
         status,
         last_seq,
-        _datetime(started_at),
+        db_datetime(started_at),
         bool(banned),
         row[9],
         row[10],
         bool(row[11]),
     )
-
-
-def bump_race(race_id: int) -> RaceClock:
-    """Take the race's next version, and read its clock under the same row lock.
-
-    The one statement that hands out race versions (moves here, every other
-    change through games.races.outbox): one UPDATE, so concurrent writers
-    never get the same version, and the row stays locked until their commit,
-    so versions commit in order.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {_RACE} SET version = version + 1 WHERE id = %s "
-            f"RETURNING version, status, starts_at, time_limit_s, automatic_moves",
-            [race_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        raise Race.DoesNotExist(f"no race {race_id}")
-    version, status, starts_at, time_limit_s, automatic = row
-    return RaceClock(int(version), status, _datetime(starts_at), int(time_limit_s), bool(automatic))
 
 
 def insert_move(
@@ -157,7 +128,7 @@ def _param(moment: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(moment)
 
 
-def _datetime(value: Any) -> datetime | None:
+def db_datetime(value: Any) -> datetime | None:
     """A timestamp as the driver returns it: aware on PostgreSQL; naive UTC or text on SQLite."""
     if value is None:
         return None

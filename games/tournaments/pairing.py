@@ -44,12 +44,8 @@ from django.utils import timezone
 
 from games.fairness.worth import own_move
 from games.models import Game, GameStatus, Move, Player, RaceEntry, RaceStatus
-from games.races.services import (
-    RaceRefused,
-    race_close_if_over,
-    race_create_started,
-    race_game_time_out,
-)
+from games.races.moves import race_close_if_over, race_game_time_out
+from games.races.services import RaceRefused, race_create_started
 from games.tournaments.announce import tournament_changed
 from games.tournaments.models import Tournament, TournamentEntry, TournamentRace
 from games.tournaments.selectors import tournament_scores

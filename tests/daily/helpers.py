@@ -3,7 +3,6 @@ socket would drive them (tests/daily and tests/challenges share these)."""
 
 from __future__ import annotations
 
-import itertools
 from datetime import datetime, timedelta
 
 from django.utils import timezone
@@ -13,12 +12,11 @@ from games.daily.models import DailyAttempt
 from games.daily.services import daily_attempt_start
 from games.engine import legal_moves
 from games.models import Game, Player, Race
-from games.races.services import race_close_if_over, race_start_solo
+from games.races.moves import race_close_if_over
+from games.races.solo import race_start_solo
 from games.store.selectors import game_state
-from games.store.services import game_append_move
 from tests.pages.helpers import winning_log
-
-_ids = itertools.count(1)
+from tests.races.play import race_append
 
 
 def attempt(player: Player, variant: str = "sultan", now: datetime | None = None) -> DailyAttempt:
@@ -37,14 +35,7 @@ def deal_won_game(race: Race) -> tuple[str, ...]:
 
 def play(game: Game, tokens: list[str] | tuple[str, ...]) -> Game:
     for token in tokens:
-        game.refresh_from_db()
-        game_append_move(
-            game_id=game.pk,
-            player=game.player,
-            token=token,
-            client_move_id=f"d-{next(_ids)}",
-            expected_seq=game.last_seq,
-        )
+        race_append(game, game.player, token)
     assert game.race_id is not None
     race_close_if_over(race_id=game.race_id)
     game.refresh_from_db()

@@ -11,11 +11,30 @@ from games.accounts.services import player_create_guest, player_for_user
 from games.engine import legal_moves
 from games.models import Game, Player, Race
 from games.moderation.services import game_flag, game_void, player_ban
-from games.races.services import race_close_if_over, race_create, race_join, race_start
+from games.races.moves import race_close_if_over, race_move
+from games.races.services import race_create, race_join, race_start
 from games.store.selectors import game_state
 from games.store.services import game_append_move, game_create
 
 _ids = itertools.count(1)
+
+
+def _append(game: Game, player: Player, token: str) -> None:
+    """A move through its game's path: the race's for a race game, the store's else."""
+    move_id, seq = f"b-{next(_ids)}", game.last_seq
+    if game.race_id is None:
+        game_append_move(
+            game_id=game.pk, player=player, token=token, client_move_id=move_id, expected_seq=seq
+        )
+        return
+    race_move(
+        race_id=game.race_id,
+        game_id=game.pk,
+        player=player,
+        token=token,
+        client_move_id=move_id,
+        expected_seq=seq,
+    )
 
 
 def _play(game: Game, player: Player, count: int) -> None:
@@ -26,13 +45,7 @@ def _play(game: Game, player: Player, count: int) -> None:
             return
         legal = legal_moves(state)
         token = next((m for m in legal if m[-1].isdigit()), legal[0])
-        game_append_move(
-            game_id=game.pk,
-            player=player,
-            token=token,
-            client_move_id=f"b-{next(_ids)}",
-            expected_seq=game.last_seq,
-        )
+        _append(game, player, token)
 
 
 def _race(host: Player, others: list[Player], moves: int, finish: bool) -> Race:
@@ -45,13 +58,7 @@ def _race(host: Player, others: list[Player], moves: int, finish: bool) -> Race:
         _play(game, player, moves)
         if finish:
             game.refresh_from_db()
-            game_append_move(
-                game_id=game.pk,
-                player=player,
-                token="resign",
-                client_move_id=f"b-{next(_ids)}",
-                expected_seq=game.last_seq,
-            )
+            _append(game, player, "resign")
     race_close_if_over(race_id=race.pk)
     race.refresh_from_db()
     return race

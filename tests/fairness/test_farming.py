@@ -20,7 +20,7 @@ from games.fairness.worth import MIN_PLACED_MOVES
 from games.models import Game, Player, Race
 from games.moderation.services import game_void
 from games.races.matchmaking import race_now
-from games.races.services import race_close_if_over
+from games.races.moves import race_close_if_over
 from games.ratings.models import Rating, RatingChange
 from games.ratings.selectors import leaderboard, player_rank
 from games.ratings.skill import ESTABLISHED_RACES, MU

@@ -6,11 +6,10 @@ import pytest
 
 from games.engine import legal_moves
 from games.models import Game, Player, Race
-from games.races.services import race_close_if_over, race_create, race_join, race_start
+from games.races.moves import race_close_if_over
+from games.races.services import race_create, race_join, race_start
 from games.store.selectors import game_state
-from games.store.services import game_append_move
-
-_ids = iter(range(1, 10**9))
+from tests.races.play import race_append
 
 
 def race_play(race: Race, player: Player, count: int) -> Game:
@@ -20,26 +19,14 @@ def race_play(race: Race, player: Player, count: int) -> Game:
         game.refresh_from_db()
         legal = legal_moves(game_state(game=game))
         token = next((m for m in legal if m[-1].isdigit()), legal[0])
-        game_append_move(
-            game_id=game.pk,
-            player=player,
-            token=token,
-            client_move_id=f"r-{next(_ids)}",
-            expected_seq=game.last_seq,
-        )
+        race_append(game, player, token)
     game.refresh_from_db()
     return game
 
 
 def race_resign(race: Race, player: Player) -> None:
     game = Game.objects.get(race=race, player=player)
-    game_append_move(
-        game_id=game.pk,
-        player=player,
-        token="resign",
-        client_move_id=f"r-{next(_ids)}",
-        expected_seq=game.last_seq,
-    )
+    race_append(game, player, "resign")
     race_close_if_over(race_id=race.pk)
 
 

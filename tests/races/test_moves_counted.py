@@ -8,29 +8,22 @@ from games.engine import legal_moves
 from games.engine.dealcode import deal_code, deal_from_code
 from games.models import Game, Race
 from games.pages.history import history_rows, player_games
+from games.races.moves import RaceMove
 from games.races.selectors import race_info, race_results, race_snapshot
-from games.races.services import race_close_if_over
 from games.replays.selectors import game_replay
 from games.store.selectors import game_state
-from games.store.services import game_resign
 from tests.races.conftest import Lobby
 from tests.races.helpers import good_policy
-from tests.store.helpers import append
+from tests.races.play import race_append
 
 
 def _play(game: Game, lobby: Lobby, name: str, count: int) -> None:
     for _ in range(count):
-        append(game, lobby.players[name], good_policy(legal_moves(game_state(game=game))))
+        race_append(game, lobby.players[name], good_policy(legal_moves(game_state(game=game))))
 
 
-def _resign(game: Game, lobby: Lobby, name: str) -> None:
-    game.refresh_from_db()
-    game_resign(
-        game_id=game.pk,
-        player=lobby.players[name],
-        client_move_id=f"r-{name}",
-        expected_seq=game.last_seq,
-    )
+def _resign(game: Game, lobby: Lobby, name: str) -> RaceMove:
+    return race_append(game, lobby.players[name], "resign")
 
 
 def test_a_resignation_is_no_move_in_results_replays_history_or_the_api(started: Lobby):
@@ -61,11 +54,15 @@ def test_a_seeded_race_shows_its_deal_code_only_once_it_has_ended(started: Lobby
     race = started.race
     assert "deal_code" not in race_info(race=race)
     assert "seed" not in race_info(race=race)
-    for name in ("alice", "bob", "charlie"):
+    for name in ("alice", "bob"):
         game = Game.objects.get(race=race, player=started.players[name])
         _resign(game, started, name)
     assert "deal_code" not in race_info(race=Race.objects.get(pk=race.pk))
-    assert race_close_if_over(race_id=race.pk)
+    # The last game over ends the race (games/races/moves.race_move).
+    last = _resign(
+        Game.objects.get(race=race, player=started.players["charlie"]), started, "charlie"
+    )
+    assert last.ended
     race = Race.objects.get(pk=race.pk)
     info = race_info(race=race)
     assert info["deal_code"] == deal_code(race.seed)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.models import Game, ModerationAction, Player
 from games.store.selectors import game_record
 from games.store.services import game_create, game_resign
+from tests.races.play import race_append
 from tests.store.helpers import append, log_of
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +27,8 @@ PAGES: list[tuple[str, list[int]]] = [
 @pytest.fixture
 def game(alice, running_race) -> Game:
     game = game_create(player=alice, variant="sultan", race=running_race)
-    append(game, alice, "draw")
-    append(game, alice, "draw")
+    race_append(game, alice, "draw")
+    race_append(game, alice, "draw")
     return game
 
 
@@ -198,7 +199,7 @@ def secret_race_game(alice, running_race) -> Game:
     running_race.seed = SECRET_SEED
     running_race.save()
     game = game_create(player=alice, variant="sultan", race=running_race)
-    append(game, alice, "draw")
+    race_append(game, alice, "draw")
     return game
 
 

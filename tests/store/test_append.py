@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 
 from games.engine import legal_moves, new_game, replay
-from games.models import Game, Player, Race, RaceStatus
+from games.models import Game, Player
 from games.store.selectors import game_state
 from games.store.services import MoveRejected, game_append_move, game_create, game_resign
 from tests.store.helpers import append, client_id, greedy_move, log_of, play_to_end
@@ -162,12 +160,14 @@ def test_it_takes_back_moves_in_practice(alice):
     assert rejected(game, alice, "undo").code == "illegal"
 
 
-def test_races_have_no_take_backs(alice, running_race):
+def test_a_race_games_moves_are_the_races_not_the_stores(alice, running_race):
+    """The store knows no race's rules: a race game's moves go through games.races.moves."""
     game = game_create(player=alice, variant="sultan", race=running_race)
-    append(game, alice, "draw")
-    error = rejected(game, alice, "undo")
-    assert error.code == "illegal"
-    assert error.message == "Races have no take-backs"
+    with pytest.raises(ValueError, match="race_move"):
+        game_append_move(
+            game_id=game.pk, player=alice, token="draw", client_move_id="m1", expected_seq=0
+        )
+    assert log_of(game) == []
 
 
 def test_a_race_game_plays_the_race_deal(alice, running_race):
@@ -175,33 +175,6 @@ def test_a_race_game_plays_the_race_deal(alice, running_race):
     assert game.seed == running_race.seed
     with pytest.raises(ValueError, match="race's variant"):
         game_create(player=alice, variant="pysolfc", race=running_race)
-
-
-@pytest.mark.parametrize(
-    ("status", "start_offset_s", "code"),
-    [
-        (RaceStatus.LOBBY, None, "not_started"),
-        (RaceStatus.COUNTDOWN, 3, "not_started"),
-        (RaceStatus.RUNNING, 5, "not_started"),
-        (RaceStatus.RUNNING, -901, "too_late"),
-        (RaceStatus.FINISHED, -10, "finished"),
-    ],
-)
-def test_it_rejects_race_moves_outside_the_race(alice, status, start_offset_s, code):
-    starts_at = (
-        None if start_offset_s is None else timezone.now() + timedelta(seconds=start_offset_s)
-    )
-    finished_at = timezone.now() if status == RaceStatus.FINISHED else None
-    race = Race.objects.create(
-        host=alice,
-        variant="sultan",
-        seed=5,
-        status=status,
-        starts_at=starts_at,
-        finished_at=finished_at,
-    )
-    game = game_create(player=alice, variant="sultan", race=race)
-    assert rejected(game, alice, "draw").code == code
 
 
 def test_it_sets_the_start_of_a_race_game_from_the_race(alice, running_race):

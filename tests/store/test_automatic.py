@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from games.engine import apply, finish_line, new_game, replay
 from games.engine.solver.greedy import greedy_move
-from games.models import Move, Player, Race, RaceStatus
+from games.models import Move, Player
 from games.moderation.flags import game_move_times
 from games.store.selectors import game_state, game_timing
 from games.store.services import MoveRejected, game_append_move, game_create
@@ -83,25 +80,6 @@ def test_a_retried_move_gets_its_automatic_moves_back_too(alice: Player):
     assert (again.seq, again.automatic, again.state) == (first.seq, first.automatic, first.state)
 
 
-def _race(host: Player, *, automatic_moves: bool, seed: int = DEAL) -> Race:
-    return Race.objects.create(
-        host=host,
-        variant="pysolfc",
-        seed=seed,
-        status=RaceStatus.RUNNING,
-        starts_at=timezone.now() - timedelta(seconds=1),
-        automatic_moves=automatic_moves,
-    )
-
-
-@pytest.mark.parametrize("asked", [True, False])
-def test_in_a_race_the_race_decides_not_the_racer(alice: Player, asked: bool):
-    on = game_create(player=alice, variant="pysolfc", race=_race(alice, automatic_moves=True))
-    assert _move(on, alice, "draw", automatic=asked).automatic == RUN
-    off = game_create(player=alice, variant="pysolfc", race=_race(alice, automatic_moves=False))
-    assert _move(off, alice, "draw", automatic=asked).automatic == ()
-
-
 def test_timing_and_anticheat_count_only_the_players_own_moves(alice: Player):
     game = game_create(player=alice, variant="pysolfc", seed=DEAL)
     _move(game, alice, "draw", automatic=True)
@@ -145,16 +123,3 @@ def test_the_engine_agrees_with_the_log(alice: Player):
         state = apply(state, token)
     game.refresh_from_db()
     assert state == game_state(game=game)
-
-
-def test_a_racer_may_finish_too_and_the_race_hears_of_it(alice: Player):
-    race = _race(alice, automatic_moves=False, seed=FINISHABLE)
-    game = game_create(player=alice, variant="pysolfc", race=race)
-    state = new_game(FINISHABLE, "pysolfc")
-    while finish_line(state) is None:
-        state = _move(game, alice, greedy_move(state) or "").state
-    race.refresh_from_db()
-    before = race.version
-    result = _move(game, alice, "finish")
-    assert result.state.status == "won"
-    assert result.race_version == before + 1

@@ -13,6 +13,7 @@ from games.models import Game, Move, RaceStatus
 from games.store.records import RecordError, verify_record
 from games.store.selectors import RecordHidden, game_record, game_state
 from games.store.services import game_create, game_import_record, game_resign
+from tests.races.play import race_append
 from tests.store.helpers import append, greedy_move, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -176,8 +177,9 @@ def test_a_practice_record_is_open_to_its_player_once_over(alice, charlie):
 
 def test_a_race_record_is_hidden_until_the_race_has_ended(alice, bob, running_race):
     game = game_create(player=alice, variant="sultan", race=running_race)
-    append(game, alice, "draw")
-    game_resign(game_id=game.pk, player=alice, client_move_id="r", expected_seq=1)
+    game_create(player=bob, variant="sultan", race=running_race)  # still playing: no end yet
+    race_append(game, alice, "draw")
+    race_append(game, alice, "resign")
     game.refresh_from_db()
     for viewer in (alice, bob, None):
         with pytest.raises(RecordHidden):

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.engine import apply, legal_moves
 from games.models import Game, Player, Race
-from games.races.services import race_move
+from games.races.moves import race_move
 from games.store.selectors import game_state
 from games.tournaments.models import Tournament
 from games.tournaments.pairing import pairing_tick

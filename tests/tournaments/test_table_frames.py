@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db.models import F
 
 from games.models import Player
 from games.tournaments.announce import announce_forget, rows_changed
@@ -193,3 +194,37 @@ def test_a_frame_waiting_for_its_turn_does_not_outlive_its_test(
     sent = TournamentTable.objects.get(pk=tournament.pk).version
     tournament_join(tournament=tournament, player=bob)
     assert TournamentTable.objects.get(pk=tournament.pk).version > sent
+
+
+def test_one_tournaments_announce_does_not_wait_for_anothers(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    """Senders queue per tournament: a tournament whose sender is slow (a lock waited
+    on, a layer slow to take a frame) holds up its own table, never another's."""
+    from games.tournaments import announce
+
+    held = arena(alice, bob, name="Held")
+    free = arena(alice, charlie, name="Free")  # one tournament at a time for a player
+    Tournament.objects.filter(pk=free.pk).update(version=F("version") + 1)  # a frame to send
+    holding, sent = threading.Event(), threading.Event()
+    outcome: list[bool] = []
+
+    def hold() -> None:
+        with announce._announcing(held.pk):
+            holding.set()
+            # The free tournament's frame goes while this one's turn is held, or not at all.
+            outcome.append(sent.wait(timeout=10))
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    assert holding.wait(timeout=10)
+    table = announce.tournament_announce(tournament_id=free.pk)
+    sent.set()
+    holder.join(timeout=30)
+    assert outcome == [True], "the free tournament's frame waited for the held one's turn"
+    free.refresh_from_db()
+    assert table is not None
+    assert table.version == free.version
+    # Each turn went with its last sender: the dict keeps only tournaments being sent.
+    assert held.pk not in announce._senders
+    assert free.pk not in announce._senders

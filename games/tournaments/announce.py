@@ -17,6 +17,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from asgiref.sync import async_to_sync
@@ -52,6 +55,12 @@ def standings_frame(*, tournament: Tournament) -> str:
 
 
 def tournament_table(*, tournament_id: int) -> TournamentTable | None:
+    """The tournament's table as last sent, the chain's latest link: what a socket is
+    sent first and in answer to `sync`. When the tournament changed since that table
+    went out (its frame still waits for its turn, or the process due to send it died),
+    the change is announced first, to every socket, and the table it stored is returned:
+    a socket never starts from a version the others will not build on. None when the
+    tournament is gone."""
     table = TournamentTable.objects.filter(pk=tournament_id).select_related("tournament").first()
     if table is not None and table.version >= table.tournament.version:
         return table
@@ -60,7 +69,7 @@ def tournament_table(*, tournament_id: int) -> TournamentTable | None:
 
 def tournament_announce(*, tournament_id: int) -> TournamentTable | None:
     """The next link of the chain, if the tournament changed since the last: stored and sent."""
-    with _announcing, transaction.atomic():
+    with _announcing(tournament_id), transaction.atomic():
         if not Tournament.objects.filter(pk=tournament_id).exists():
             return None  # deleted while its table waited for its turn: nobody left to tell
         table, _ = TournamentTable.objects.select_for_update().get_or_create(
@@ -185,16 +194,50 @@ def _send_due(tournament_id: int) -> None:
 
 IDENTITY: Final = ("nickname", "bot")  # a row's fields that are the player's, not the table's
 COALESCE_S: Final = 0.25
-_lock = threading.Lock()
-# One sender at a time in this process: SQLite takes no row lock (its one writer
-# is taken only at the table's write, after the version was read).
-_announcing = threading.Lock()
+_lock = threading.Lock()  # guards the dicts below
 _sent: dict[int, float] = {}  # when this process last sent each tournament's frame
 _due: dict[int, threading.Timer] = {}  # frames waiting for their turn
 
 
+@dataclass
+class _Sender:
+    """A tournament's turn to send, and how many threads hold it or wait for it."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0
+
+
+# One sender of a tournament at a time in this process. SQLite takes no row lock
+# (`select_for_update` does nothing there): its senders are ordered by its one writer,
+# taken at each IMMEDIATE transaction's BEGIN, and wait for it polling the file with
+# sleeps; this lock hands a tournament's turn over at once (as store/append.py's
+# writer lock does for appends). Senders of different tournaments never wait for each
+# other here (on SQLite they still take turns at the file). A tournament's entry lives
+# while a thread holds or waits for it and goes with the last, rather than a bounded
+# LRU: the dict holds only the tournaments being sent now, however many a process sent.
+_senders: dict[int, _Sender] = {}
+
+
+@contextmanager
+def _announcing(tournament_id: int) -> Iterator[None]:
+    """This tournament's turn to send, in this process."""
+    with _lock:
+        sender = _senders.setdefault(tournament_id, _Sender())
+        sender.users += 1
+    try:
+        with sender.lock:
+            yield
+    finally:
+        with _lock:
+            sender.users -= 1
+            # Not another's: announce_forget may have dropped this one meanwhile.
+            if sender.users == 0 and _senders.get(tournament_id) is sender:
+                del _senders[tournament_id]
+
+
 def announce_forget() -> None:
-    """Drop every frame still waiting for its turn, and when each tournament was sent.
+    """Drop every frame still waiting for its turn, when each tournament was sent, and
+    each tournament's turn to send.
 
     The tests' housekeeping, at each test's end: a frame due after its test ended
     reached the database from its timer's thread during a later test (one without a
@@ -207,3 +250,8 @@ def announce_forget() -> None:
     for timer in due:
         timer.cancel()
         timer.join(timeout=30)  # one already sending finishes before its test's database goes
+    with _lock:
+        # Each sender drops its own entry when done: what is left is a sender that
+        # outlived its timer's join. It keeps its lock (see `_announcing`); a new
+        # sender of that tournament id starts afresh.
+        _senders.clear()

@@ -73,9 +73,20 @@ def test_one_invitee_refused_refuses_the_lot(alice: Player, bob: Player, charlie
     assert not Invitation.objects.exists()
 
 
-def test_invitations_are_quota_limited(alice: Player, bob: Player, settings: Any) -> None:
-    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (2, 100)}
+def _invite_quota(settings: Any, per_player: int) -> None:
+    """Only `per_player` invitations a window for each player (the address's far off)."""
+    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (per_player, 100)}
+
+
+@pytest.fixture
+def two_invitations(alice: Player, bob: Player, settings: Any) -> None:
+    """alice and bob are friends, and alice may invite twice before the quota refuses her."""
+    _invite_quota(settings, 2)
     befriend(alice, bob)
+
+
+@pytest.mark.usefixtures("two_invitations")
+def test_invitations_are_quota_limited(alice: Player, bob: Player) -> None:
     invite(alice, bob)
     invite(alice, bob)
     with pytest.raises(QuotaExceeded):
@@ -84,11 +95,8 @@ def test_invitations_are_quota_limited(alice: Player, bob: Player, settings: Any
     assert Invitation.objects.count() == 1
 
 
-def test_refused_invitations_spend_no_quota(
-    alice: Player, bob: Player, charlie: Player, settings: Any
-) -> None:
-    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (2, 100)}
-    befriend(alice, bob)
+@pytest.mark.usefixtures("two_invitations")
+def test_refused_invitations_spend_no_quota(alice: Player, bob: Player, charlie: Player) -> None:
     befriend(charlie, bob)
     lobby = race_create(host=alice, seat_limit=2)
     race_join(race=lobby, player=charlie)
@@ -108,7 +116,7 @@ def test_refused_invitations_spend_no_quota(
 def test_an_invitation_over_quota_leaves_the_lobbies_as_they_were(
     alice: Player, bob: Player, charlie: Player, settings: Any
 ) -> None:
-    settings.SULTAN_QUOTAS = {**settings.SULTAN_QUOTAS, "invite": (1, 100)}
+    _invite_quota(settings, 1)
     befriend(alice, bob)
     befriend(alice, charlie)
     (first,) = invite(alice, bob)

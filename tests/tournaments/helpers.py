@@ -1,10 +1,14 @@
-"""Playing a tournament's races as racers would, through the races' own services."""
+"""A tournament made, watched on its socket and played as racers would, through the
+tournaments' and the races' own services."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from itertools import count
+from typing import Any
 
+import pytest
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.utils import timezone
 
@@ -15,24 +19,51 @@ from games.store.selectors import game_state
 from games.tournaments.models import Tournament
 from games.tournaments.pairing import pairing_tick
 from games.tournaments.services import tournament_create, tournament_join
+from sultan_site.asgi import application
 
 _ids = count()
+
+
+@pytest.fixture(autouse=True)
+def no_arena_loop(settings: Any) -> None:
+    """No arena loop beside a test's tournament sockets: nobody is paired unless the test
+    runs `pairing_tick` itself. Autouse in a module that imports it."""
+    settings.TOURNAMENT_TICK_MS = 0
+
+
+async def tournament_socket(code: str) -> WebsocketCommunicator:
+    """A spectator's socket on tournament `code`, connected through the real ASGI app."""
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{code}/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    return socket
+
+
+def arena(
+    host: Player, *entrants: Player, name: str = "Arena", seat_limit: int = 2, public: bool = True
+) -> Tournament:
+    """A 30-minute sultan tournament `host` creates, running now, each of `entrants`
+    joined (the host too only when among them); nobody paired yet."""
+    tournament = tournament_create(
+        creator=host,
+        name=name,
+        variant="sultan",
+        minutes=30,
+        seat_limit=seat_limit,
+        automatic_moves=False,
+        public=public,
+    )
+    for player in entrants:
+        tournament_join(tournament=tournament, player=player)
+    return tournament
 
 
 def arena_paired(players: list[Player], name: str = "Arena") -> Tournament:
     """A tournament of races seating all `players` (the first creates it), each joined,
     and the first tick of its pairing run: they race together."""
-    tournament = tournament_create(
-        creator=players[0],
-        name=name,
-        variant="sultan",
-        minutes=30,
-        seat_limit=len(players),
-        automatic_moves=False,
-        public=True,
-    )
-    for player in players:
-        tournament_join(tournament=tournament, player=player)
+    tournament = arena(players[0], *players, name=name, seat_limit=len(players))
     pairing_tick()
     return tournament
 

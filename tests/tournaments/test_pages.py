@@ -10,12 +10,8 @@ from django.test import Client
 
 from games.engine import VARIANTS
 from games.tournaments.models import Tournament, TournamentEntry
-from games.tournaments.pairing import pairing_tick
-from games.tournaments.services import (
-    tournament_create,
-    tournament_join,
-    tournaments_schedule_daily,
-)
+from games.tournaments.services import tournaments_schedule_daily
+from tests.tournaments.helpers import arena, arena_paired
 
 pytestmark = pytest.mark.django_db
 
@@ -59,15 +55,7 @@ def test_an_account_player_creates_one_and_a_guest_is_told_to_log_in(client, ali
 
 
 def test_a_guest_joins_by_nickname_and_pauses(client, alice) -> None:
-    tournament = tournament_create(
-        creator=alice,
-        name="Open",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=False,
-    )
+    tournament = arena(alice, name="Open", public=False)
     page = client.get(f"/t/{tournament.code}/")
     assert page.status_code == 200
     assert "Join the tournament" in page.content.decode()
@@ -87,18 +75,7 @@ def test_an_unknown_tournament_is_the_sites_404(client) -> None:
 
 
 def test_a_tournament_race_links_back_to_its_tournament(client, alice, bob) -> None:
-    tournament = tournament_create(
-        creator=alice,
-        name="Linked",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-    tournament_join(tournament=tournament, player=alice)
-    tournament_join(tournament=tournament, player=bob)
-    pairing_tick()
+    tournament = arena_paired([alice, bob], name="Linked")
     race = tournament.races.get().race
     page = client.get(f"/r/{race.code}/").content.decode()
     assert f'href="/t/{tournament.code}/"' in page
@@ -109,18 +86,7 @@ def test_a_tournament_race_links_back_to_its_tournament(client, alice, bob) -> N
 def test_a_moderator_lists_tournaments_and_voids_a_race_with_a_reason(
     client, moderator, alice, bob
 ) -> None:
-    tournament = tournament_create(
-        creator=alice,
-        name="Moderated",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-    tournament_join(tournament=tournament, player=alice)
-    tournament_join(tournament=tournament, player=bob)
-    pairing_tick()
+    tournament = arena_paired([alice, bob], name="Moderated")
     link = tournament.races.get()
     client.force_login(moderator)
     assert "Moderated" in client.get("/admin/games/tournament/").content.decode()

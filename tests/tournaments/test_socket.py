@@ -3,49 +3,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.models import Player
-from games.tournaments.models import Tournament
-from games.tournaments.services import tournament_create, tournament_join
+from games.tournaments.services import tournament_join
 from sultan_site.asgi import application
+from tests.tournaments.helpers import (
+    arena,
+    no_arena_loop,  # noqa: F401 (autouse: nobody is paired)
+    tournament_socket,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _no_arena_loop(settings: Any) -> None:
-    settings.TOURNAMENT_TICK_MS = 0  # this test pairs nobody: it watches the table
-
-
-async def _open(code: str) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(
-        application, f"/ws/tournaments/{code}/", headers=[(b"origin", b"http://127.0.0.1")]
-    )
-    connected, _ = await socket.connect(timeout=10)
-    assert connected
-    return socket
-
-
-def _arena(alice: Player) -> Tournament:
-    return tournament_create(
-        creator=alice,
-        name="Live",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-
-
 async def test_a_spectator_gets_the_table_then_every_change(alice: Player, bob: Player) -> None:
-    tournament = await sync_to_async(_arena)(alice)
-    socket = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, name="Live")
+    socket = await tournament_socket(tournament.code)
     first = json.loads(await socket.receive_from(timeout=5))
     assert first["type"] == "standings"
     assert first["protocol"] == 1
@@ -68,8 +45,8 @@ async def test_a_spectator_gets_the_table_then_every_change(alice: Player, bob: 
 
 
 async def test_a_bad_frame_is_answered_with_an_error_and_changes_nothing(alice: Player) -> None:
-    tournament = await sync_to_async(_arena)(alice)
-    socket = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, name="Live")
+    socket = await tournament_socket(tournament.code)
     await socket.receive_from(timeout=5)
     await socket.send_to(text_data=json.dumps({"type": "join"}))
     error = json.loads(await socket.receive_from(timeout=5))
@@ -94,7 +71,7 @@ def test_a_table_due_for_a_tournament_deleted_meanwhile_is_dropped(alice: Player
     tournament before it goes (a warning from that thread was seen in the suite)."""
     from games.tournaments.announce import tournament_announce
 
-    tournament = _arena(alice)
+    tournament = arena(alice, name="Live")
     tournament_id = tournament.pk
     tournament.delete()
     tournament_announce(tournament_id=tournament_id)  # nothing to send, nothing raised

@@ -11,43 +11,19 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db.models import F
 
 from games.models import Player
 from games.tournaments.announce import announce_forget, rows_changed
 from games.tournaments.models import Tournament, TournamentTable
-from games.tournaments.services import tournament_create, tournament_join, tournament_pause
-from sultan_site.asgi import application
+from games.tournaments.services import tournament_join, tournament_pause
+from tests.tournaments.helpers import (
+    arena,
+    no_arena_loop,  # noqa: F401 (autouse: nobody is paired)
+    tournament_socket,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _no_arena_loop(settings: Any) -> None:
-    settings.TOURNAMENT_TICK_MS = 0  # nobody is paired: these tests watch the table
-
-
-def _arena(host: Player, *entrants: Player) -> Tournament:
-    tournament = tournament_create(
-        creator=host,
-        name="Chain",
-        variant="sultan",
-        minutes=30,
-        seat_limit=2,
-        automatic_moves=False,
-        public=True,
-    )
-    for player in entrants:
-        tournament_join(tournament=tournament, player=player)
-    return tournament
-
-
-async def _open(code: str) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(
-        application, f"/ws/tournaments/{code}/", headers=[(b"origin", b"http://127.0.0.1")]
-    )
-    connected, _ = await socket.connect(timeout=10)
-    assert connected
-    return socket
 
 
 async def _frame(socket: WebsocketCommunicator, past: int = -1) -> dict[str, Any]:
@@ -67,8 +43,8 @@ def _applied(table: dict[int, dict[str, Any]], order: list[int], frame: dict[str
 
 
 async def test_a_pause_goes_out_as_that_one_row(alice: Player, bob: Player, charlie: Player):
-    tournament = await sync_to_async(_arena)(alice, bob, charlie)
-    socket = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, bob, charlie, name="Chain")
+    socket = await tournament_socket(tournament.code)
     whole = await _frame(socket)
     assert whole["type"] == "standings"
     assert {row["nickname"] for row in whole["rows"]} == {"bob", "charlie"}
@@ -86,8 +62,8 @@ async def test_a_pause_goes_out_as_that_one_row(alice: Player, bob: Player, char
 async def test_every_frame_counts_from_the_one_before_and_adds_up_to_the_table(
     alice: Player, bob: Player, charlie: Player
 ):
-    tournament = await sync_to_async(_arena)(alice)
-    socket = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, name="Chain")
+    socket = await tournament_socket(tournament.code)
     whole = await _frame(socket)
     table: dict[int, dict[str, Any]] = {}
     order: list[int] = []
@@ -118,8 +94,8 @@ async def test_a_socket_opened_before_a_change_goes_out_gets_the_table_with_it(
 ):
     """A change whose frame has not gone yet (a timer, a process that died) is sent
     by the next socket to connect, and that socket's table is the frame's version."""
-    tournament = await sync_to_async(_arena)(alice)
-    watcher = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, name="Chain")
+    watcher = await tournament_socket(tournament.code)
     before = await _frame(watcher)
 
     def joined_unsent() -> None:
@@ -128,7 +104,7 @@ async def test_a_socket_opened_before_a_change_goes_out_gets_the_table_with_it(
         Tournament.objects.filter(pk=entry.tournament_id).update(version=before["v"] + 5)
 
     await sync_to_async(joined_unsent)()
-    newcomer = await _open(tournament.code)
+    newcomer = await tournament_socket(tournament.code)
     first = await _frame(newcomer)
     assert first["v"] >= before["v"] + 5
     assert [row["nickname"] for row in first["rows"]] == ["bob"]
@@ -144,7 +120,7 @@ async def test_a_socket_opened_before_a_change_goes_out_gets_the_table_with_it(
 def test_a_table_is_stored_with_its_version(alice: Player, bob: Player) -> None:
     from games.tournaments.announce import tournament_announce
 
-    tournament = _arena(alice, bob)
+    tournament = arena(alice, bob, name="Chain")
     table = tournament_announce(tournament_id=tournament.pk)
     assert table is not None
     stored = TournamentTable.objects.get(pk=tournament.pk)
@@ -181,8 +157,8 @@ async def test_a_deleted_accounts_name_is_kept_in_no_table(alice: Player, bob: P
     from games.accounts.deletion import account_delete
     from games.models import DELETED_NICKNAME
 
-    tournament = await sync_to_async(_arena)(alice, bob)
-    socket = await _open(tournament.code)
+    tournament = await sync_to_async(arena)(alice, bob, name="Chain")
+    socket = await tournament_socket(tournament.code)
     before = await _frame(socket)
     assert [row["nickname"] for row in before["rows"]] == ["bob"]
 
@@ -208,7 +184,7 @@ def test_a_frame_waiting_for_its_turn_does_not_outlive_its_test(
     # left behind by its test reached the database during a later test (CI: "Database
     # access not allowed" in tests/races/test_matchmaking.py).
     monkeypatch.setattr("games.tournaments.announce.COALESCE_S", 600.0)
-    tournament = _arena(alice, bob)
+    tournament = arena(alice, bob, name="Chain")
     tournament_pause(tournament=tournament, player=bob)
     waiting = [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
     assert waiting, "the second change sent at once: nothing waited for its turn"
@@ -218,3 +194,37 @@ def test_a_frame_waiting_for_its_turn_does_not_outlive_its_test(
     sent = TournamentTable.objects.get(pk=tournament.pk).version
     tournament_join(tournament=tournament, player=bob)
     assert TournamentTable.objects.get(pk=tournament.pk).version > sent
+
+
+def test_one_tournaments_announce_does_not_wait_for_anothers(
+    alice: Player, bob: Player, charlie: Player
+) -> None:
+    """Senders queue per tournament: a tournament whose sender is slow (a lock waited
+    on, a layer slow to take a frame) holds up its own table, never another's."""
+    from games.tournaments import announce
+
+    held = arena(alice, bob, name="Held")
+    free = arena(alice, charlie, name="Free")  # one tournament at a time for a player
+    Tournament.objects.filter(pk=free.pk).update(version=F("version") + 1)  # a frame to send
+    holding, sent = threading.Event(), threading.Event()
+    outcome: list[bool] = []
+
+    def hold() -> None:
+        with announce._announcing(held.pk):
+            holding.set()
+            # The free tournament's frame goes while this one's turn is held, or not at all.
+            outcome.append(sent.wait(timeout=10))
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    assert holding.wait(timeout=10)
+    table = announce.tournament_announce(tournament_id=free.pk)
+    sent.set()
+    holder.join(timeout=30)
+    assert outcome == [True], "the free tournament's frame waited for the held one's turn"
+    free.refresh_from_db()
+    assert table is not None
+    assert table.version == free.version
+    # Each turn went with its last sender: the dict keeps only tournaments being sent.
+    assert held.pk not in announce._senders
+    assert free.pk not in announce._senders

@@ -9,7 +9,11 @@ from tests.store.helpers import client_id
 
 
 def race_append(
-    game: Game, player: Player, token: str, expected_seq: int | None = None
+    game: Game,
+    player: Player,
+    token: str,
+    expected_seq: int | None = None,
+    client_move_id: str | None = None,
 ) -> RaceMove:
     game.refresh_from_db()
     assert game.race_id is not None, "a practice game's moves go through the store"
@@ -18,6 +22,6 @@ def race_append(
         game_id=game.pk,
         player=player,
         token=token,
-        client_move_id=client_id(),
+        client_move_id=client_id() if client_move_id is None else client_move_id,
         expected_seq=game.last_seq if expected_seq is None else expected_seq,
     )

@@ -142,22 +142,8 @@ def test_a_racer_may_finish_too_and_the_race_hears_of_it(alice: Player):
 def test_a_retry_is_answered_with_the_version_its_first_answer_took(alice: Player):
     race = _race(alice, automatic_moves=True)
     game = game_create(player=alice, variant="pysolfc", race=race)
-    first = race_move(
-        race_id=race.pk,
-        game_id=game.pk,
-        player=alice,
-        token="draw",
-        client_move_id="m",
-        expected_seq=0,
-    )
-    again = race_move(
-        race_id=race.pk,
-        game_id=game.pk,
-        player=alice,
-        token="draw",
-        client_move_id="m",
-        expected_seq=0,
-    )
+    first = race_append(game, alice, "draw", expected_seq=0, client_move_id="m")
+    again = race_append(game, alice, "draw", expected_seq=0, client_move_id="m")
     assert again.append.duplicate
     assert (again.version, again.append.seq, again.append.automatic) == (
         first.version,

@@ -24,6 +24,7 @@ from django.db import connection
 from django.utils import timezone, translation
 
 from games.accounts.services import player_for_user
+from games.bots.house import house_bot_forget
 from games.models import Player, Race, RaceStatus
 from games.races.limits import admission
 from games.store.append_only import log_erasure_allowed
@@ -51,12 +52,15 @@ def _append_only_between_tests(request: pytest.FixtureRequest) -> Iterator[None]
 
 
 @pytest.fixture(autouse=True)
-def _tournament_frames_forgotten(request: pytest.FixtureRequest) -> Iterator[None]:
-    """No tournament frame waits past its test (games/tournaments/announce.py): one due
-    after its test reached the database from its timer's thread during the next."""
+def _timers_forgotten(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No timer of this process waits past its test: a tournament frame
+    (games/tournaments/announce.py) due after its test reached the database from its
+    timer's thread during the next, and a house bot's fill (games/bots/house.py) logged
+    its error into a later test's records."""
     _database_first(request)
     yield
     announce_forget()
+    house_bot_forget()
 
 
 def _database_first(request: pytest.FixtureRequest) -> None:

@@ -34,6 +34,9 @@ from games.quotas.quotas import quota_take
 from games.races.services import race_join
 
 logger = logging.getLogger(__name__)
+# Fills waiting for SULTAN_BOT_FILL_AFTER_S, each on a timer thread of its own.
+_fills: set[threading.Timer] = set()
+_fills_lock = threading.Lock()
 
 HOUSE_NICKNAME: Final = "Sultan bot"
 # A public lobby's filler plays at the middle strength, at a person's pace.
@@ -113,7 +116,21 @@ def house_bot_fill_later(*, race_id: int) -> None:
         return
     timer = threading.Timer(wait, _fill_in_thread, kwargs={"race_id": race_id})
     timer.daemon = True
+    with _fills_lock:
+        _fills.add(timer)
     timer.start()
+
+
+def house_bot_forget() -> None:
+    """Drop every fill still waiting. The tests' housekeeping, at each test's end: a
+    fill armed by one test fired in a later one, in its timer's thread (an error logged
+    into tests/races/test_outbox.py's records)."""
+    with _fills_lock:
+        waiting = list(_fills)
+        _fills.clear()
+    for timer in waiting:
+        timer.cancel()
+        timer.join(timeout=30)  # one already filling finishes before its test's database goes
 
 
 def _fill_in_thread(*, race_id: int) -> None:
@@ -122,6 +139,8 @@ def _fill_in_thread(*, race_id: int) -> None:
     except Exception:
         logger.exception("the house bot could not fill race %s", race_id)
     finally:
+        with _fills_lock:
+            _fills.discard(threading.current_thread())  # type: ignore[arg-type]
         close_old_connections()
 
 

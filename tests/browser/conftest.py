@@ -7,7 +7,6 @@ screenshot under artifacts/screenshots/ (not committed) for people to look at.
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -17,20 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.launch import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.racing import WAIT
 from tests.servers import LiveServer, daphne, database_env, free_port, solver_busy
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 # Playwright's `expect` waits 5 s by default: under .ci/loaded a note crossing the server

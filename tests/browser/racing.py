@@ -88,6 +88,24 @@ def settled(page: Any) -> None:
     page.wait_for_timeout(150)
 
 
+# Nothing on the page moves: every animation has ended (or never began).
+STILL = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+# At rest for a screenshot: the deals and fades are over; a highlight that beats a few
+# times (a hint's outline, the lobby's live dot) may still be beating.
+AT_REST = """() => document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect.getTiming().iterations > 1)"""
+
+
+def still(page: Any) -> None:
+    """Wait until nothing on the page moves: highlights stop by themselves (WCAG 2.2.2)."""
+    page.wait_for_function(STILL, polling=100, timeout=WAIT)
+
+
+def at_rest(page: Any) -> None:
+    """Wait until the page's deals and fades are over, for a screenshot worth looking at."""
+    page.wait_for_function(AT_REST, polling=100, timeout=WAIT)
+
+
 def stock_count(page: Any) -> Any:
     return board(page).locator(".sb-stock .sb-count")
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.browser.plans import foundation_plan, play_and_resign, wait_seq
+from tests.browser.racing import at_rest
 
 PHONE = (390, 844)
 
@@ -53,12 +54,12 @@ def test_home_at_desktop_and_phone_sizes(new_page, shot):
     desktop = new_page()
     desktop.goto("/")
     desktop.wait_for_selector("#hero-art .sc-card")
-    desktop.wait_for_timeout(900)  # the hero's cards finish dealing
+    at_rest(desktop)  # the hero's cards finish dealing
     shot(desktop, "home")
     phone = new_page(*PHONE)
     phone.goto("/")
     phone.wait_for_selector("#hero-art .sc-card")
-    phone.wait_for_timeout(900)  # the hero's cards finish dealing
+    at_rest(phone)
     _assert_fits_a_phone(phone, KEY_ELEMENTS["home"])
     shot(phone, "home-phone")
     assert desktop.js_errors == []

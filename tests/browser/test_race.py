@@ -24,6 +24,7 @@ from tests.browser.racing import (
     resign,
     settled,
     start_race,
+    still,
     stock_count,
     tab_to,
     wait_until_racing,
@@ -62,6 +63,9 @@ def test_racers_see_each_other_arrive_get_ready_and_the_host_may_start(live, new
     expect(racer_row(alice, "bob").locator(".lobby-mark")).to_have_text("Ready", timeout=WAIT)
     expect(bob.locator("#lobby-ready")).to_have_attribute("aria-pressed", "true")
     expect(alice.locator("#lobby-hint")).to_contain_text("Everyone’s ready")
+    # The lobby's live dot pulses twice and rests: nothing moves for more than 5 s
+    # (WCAG 2.2.2), and nothing keeps the device drawing frames while people wait.
+    still(alice)
     shot(alice, "race-lobby-host")
     shot(bob, "race-lobby-joiner")
     no_js_errors(alice, bob)

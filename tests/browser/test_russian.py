@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.plans import finished_race, foundation_plan, play_and_resign
-from tests.browser.racing import DEAL, WAIT, create_race
+from tests.browser.racing import DEAL, WAIT, at_rest, create_race
 
 PHONE = (390, 844)
 # Words that are the same in every language here: names of things, keys, codes.
@@ -205,7 +205,7 @@ def test_no_english_is_left_on_the_russian_page(new_page, live, pages, shot, nam
     page.goto(url)
     if name in READY:
         page.wait_for_selector(READY[name])
-    page.wait_for_timeout(700)  # deals and fades come to rest for the screenshot
+    at_rest(page)  # deals and fades are over for the screenshot
     assert page.get_attribute("html", "lang") == "ru"
     if name.startswith("race-results"):
         # A secret deal's code (3HCF6-RS13-JHAD) is an identifier, like the race's code.
@@ -217,7 +217,7 @@ def test_no_english_is_left_on_the_russian_page(new_page, live, pages, shot, nam
     page.wait_for_load_state()
     if name in READY:
         page.wait_for_selector(READY[name])
-    page.wait_for_timeout(700)
+    at_rest(page)
     assert page.get_attribute("html", "lang") == "en"
     shot(page, f"en-{name}-{size}")
     assert page.js_errors == []

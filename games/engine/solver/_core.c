@@ -141,10 +141,14 @@ static double mt_random(MT *m) {
 
 typedef struct {
     u128 of_suit[4]; /* where each suit's cards lie in the sequence */
+    /* pysolfc: where the pass's cards lie in the first pass's sequence (`cards
+     * + length` holds each one's place there), as a mask (search.py, CANONICAL KEYS) */
+    u128 orig_mask;
     uint64_t hash;
     uint32_t id;
     uint8_t length;
     uint8_t redeals_left;
+    uint8_t identity; /* each card lies where it lay in the first pass */
     uint8_t cards[];
 } Pass;
 
@@ -224,6 +228,7 @@ typedef struct {
     uint32_t start_foundations;
     int start_redeals_left;
     int slots, auto_refill, shuffled_redeal;
+    int canonical; /* keys in the first pass's places (search.py, CANONICAL KEYS) */
     PyObject *redeal_order; /* redeal_order(redeal, length) -> tuple of ints */
     /* the budget */
     int64_t max_nodes, nodes, cuts, cap_until, limit;
@@ -661,7 +666,8 @@ static int pass_index_grow(Search *s) {
 }
 
 /* The pass (redeals_left, cards), numbered the first time it is met. NULL: out of memory. */
-static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int length) {
+static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, const uint8_t *orig,
+                      int length) {
     uint64_t h = pass_hash(redeals_left, cards, length);
     if (s->pass_index) {
         uint64_t i = h & s->pass_index_mask;
@@ -673,7 +679,7 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int len
             i = (i + 1) & s->pass_index_mask;
         }
     }
-    size_t size = sizeof(Pass) + length;
+    size_t size = sizeof(Pass) + 2 * (size_t)length;
     if (s->pass_bytes + size + sizeof(Pass *) + table_bytes(s->table_mask + 1) > s->memory_cap) {
         s->out_of_memory = 1;
         return NULL;
@@ -697,7 +703,16 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int len
     p->length = (uint8_t)length;
     p->redeals_left = (uint8_t)redeals_left;
     memcpy(p->cards, cards, length);
-    for (int i = 0; i < length; i++) p->of_suit[cards[i] / 13] |= bit128(i);
+    p->identity = 1;
+    for (int i = 0; i < length; i++) {
+        p->of_suit[cards[i] / 13] |= bit128(i);
+        /* A pass met again keeps the places it was first met with: any places
+         * that read its cards in the first pass give a key that fixes the position. */
+        uint8_t at = orig ? orig[i] : (uint8_t)i;
+        p->cards[length + i] = at;
+        p->orig_mask |= bit128(at);
+        if (at != i) p->identity = 0;
+    }
     s->passes[s->n_passes++] = p;
     s->pass_bytes += size;
     uint64_t i = h & s->pass_index_mask;
@@ -761,6 +776,41 @@ fail:
 static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
                 int redeals_left);
 
+/* The position's key. In `sultan` the pass's number and places in it; in
+ * `pysolfc` (`canonical`) the first pass's places of the cards still in the
+ * stock or on the waste, where the stock begins there, and the redeals left:
+ * the same position reached in two passes is one key (search.py, CANONICAL KEYS). */
+static inline void position_key(const Search *s, const Pass *p, int drawn, u128 waste,
+                                const Reserve *reserve, uint32_t foundations, int redeals_left,
+                                uint64_t *k) {
+    k[2] = reserve_key(reserve);
+    if (!s->canonical) {
+        k[0] = (uint64_t)waste;
+        k[1] = (uint64_t)(waste >> 64) | ((uint64_t)drawn << 32);
+        k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
+        return;
+    }
+    const uint8_t *orig = p->cards + p->length;
+    int at = drawn < p->length ? orig[drawn] : s->first->length;
+    u128 rest = drawn < p->length ? p->orig_mask & ~(bit128(at) - 1) : 0;
+    if (p->identity) {
+        rest |= waste;
+    } else {
+        uint64_t lo = (uint64_t)waste, hi = (uint64_t)(waste >> 64);
+        while (lo) {
+            rest |= bit128(orig[__builtin_ctzll(lo)]);
+            lo &= lo - 1;
+        }
+        while (hi) {
+            rest |= bit128(orig[64 + __builtin_ctzll(hi)]);
+            hi &= hi - 1;
+        }
+    }
+    k[0] = (uint64_t)rest;
+    k[1] = (uint64_t)(rest >> 64) | ((uint64_t)at << 32);
+    k[3] = (uint64_t)foundations | ((uint64_t)redeals_left << 32);
+}
+
 static int worth_a_try(Search *s, uint32_t foundations, int redeals_left) {
     if (redeals_left == 2) {
         s->first_try = 1;
@@ -815,10 +865,13 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         int worth = worth_a_try(s, foundations, redeals_left);
         if (worth != R_WIN) return worth;
     }
-    uint8_t order[MAX_CARDS], shuffled[MAX_CARDS];
+    uint8_t order[MAX_CARDS], shuffled[MAX_CARDS], orig[MAX_CARDS];
     int n = 0;
     for (int i = 0; i < drawn; i++)
-        if ((waste >> i) & 1) order[n++] = p->cards[i];
+        if ((waste >> i) & 1) {
+            orig[n] = p->cards[p->length + i];
+            order[n++] = p->cards[i];
+        }
     const uint8_t *cards = order;
     if (s->shuffled_redeal) {
         const uint8_t *perm = redeal_order(s, 3 - redeals_left, n);
@@ -826,11 +879,12 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         for (int j = 0; j < n; j++) shuffled[j] = order[perm[j]];
         cards = shuffled;
     }
-    Pass *after = get_pass(s, redeals_left - 1, cards, n);
+    Pass *after = get_pass(s, redeals_left - 1, cards, s->shuffled_redeal ? NULL : orig, n);
     if (!after) return R_OUT;
     if (s->count_at && 3 - redeals_left == s->count_at) {
         /* Count the pass's start once, as a position the table knows. */
-        uint64_t k[4] = {0, 0, reserve_key(&reserve), (uint64_t)foundations | ((uint64_t)after->id << 32)};
+        uint64_t k[4];
+        position_key(s, after, 0, 0, &reserve, foundations, redeals_left - 1, k);
         if (!table_find(s, k)) {
             s->last_starts++;
             table_put(s, k, LOST_FLAG);
@@ -967,10 +1021,7 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
                 int redeals_left) {
     if (foundations == WON_FOUNDATIONS) return R_WIN;
     uint64_t k[4];
-    k[0] = (uint64_t)waste;
-    k[1] = (uint64_t)(waste >> 64) | ((uint64_t)drawn << 32);
-    k[2] = reserve_key(&reserve);
-    k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
+    position_key(s, p, drawn, waste, &reserve, foundations, redeals_left, k);
     uint64_t h = key_hash(k);
     Entry *e = table_find_hashed(s, k, h);
     /* A new position is put in the table once its children are searched:
@@ -1154,7 +1205,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->count_at = count_at;
     s->last_starts = 0;
     s->keep_starts = keep_starts;
-    s->first = get_pass(s, redeals_left, cards, length);
+    s->canonical = !shuffled;
+    s->first = get_pass(s, redeals_left, cards, NULL, length);
     if (!s->first) {
         PyErr_SetString(PyExc_MemoryError, "the solver's memory cap is too small");
         return -1;

@@ -148,7 +148,6 @@ typedef struct {
     uint32_t id;
     uint8_t length;
     uint8_t redeals_left;
-    uint8_t identity; /* each card lies where it lay in the first pass */
     uint8_t cards[];
 } Pass;
 
@@ -703,7 +702,6 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, const u
     p->length = (uint8_t)length;
     p->redeals_left = (uint8_t)redeals_left;
     memcpy(p->cards, cards, length);
-    p->identity = 1;
     for (int i = 0; i < length; i++) {
         p->of_suit[cards[i] / 13] |= bit128(i);
         /* A pass met again keeps the places it was first met with: any places
@@ -711,7 +709,6 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, const u
         uint8_t at = orig ? orig[i] : (uint8_t)i;
         p->cards[length + i] = at;
         p->orig_mask |= bit128(at);
-        if (at != i) p->identity = 0;
     }
     s->passes[s->n_passes++] = p;
     s->pass_bytes += size;
@@ -773,14 +770,35 @@ fail:
     return NULL;
 }
 
-static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                int redeals_left);
+static int node(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                uint32_t foundations, int redeals_left);
+
+/* Where the cards still in the stock or on the waste lay in the first pass
+ * (pysolfc): kept along the search, which changes it only when a waste card
+ * leaves the waste, and worked out here at a round's start and for counting. */
+static u128 rest_of(const Pass *p, int drawn, u128 waste) {
+    const uint8_t *orig = p->cards + p->length;
+    u128 rest = drawn < p->length ? p->orig_mask & ~(bit128(orig[drawn]) - 1) : 0;
+    uint64_t lo = (uint64_t)waste, hi = (uint64_t)(waste >> 64);
+    while (lo) {
+        rest |= bit128(orig[__builtin_ctzll(lo)]);
+        lo &= lo - 1;
+    }
+    while (hi) {
+        rest |= bit128(orig[64 + __builtin_ctzll(hi)]);
+        hi &= hi - 1;
+    }
+    return rest;
+}
+
+/* The first pass's place of the waste card at `pos` of pass p. */
+static inline u128 orig_bit(const Pass *p, int pos) { return bit128(p->cards[p->length + pos]); }
 
 /* The position's key. In `sultan` the pass's number and places in it; in
- * `pysolfc` (`canonical`) the first pass's places of the cards still in the
- * stock or on the waste, where the stock begins there, and the redeals left:
- * the same position reached in two passes is one key (search.py, CANONICAL KEYS). */
-static inline void position_key(const Search *s, const Pass *p, int drawn, u128 waste,
+ * `pysolfc` (`canonical`) `rest` (rest_of), where the stock begins in the
+ * first pass, and the redeals left: the same position reached in two passes
+ * is one key (search.py, CANONICAL KEYS). */
+static inline void position_key(const Search *s, const Pass *p, int drawn, u128 waste, u128 rest,
                                 const Reserve *reserve, uint32_t foundations, int redeals_left,
                                 uint64_t *k) {
     k[2] = reserve_key(reserve);
@@ -790,22 +808,7 @@ static inline void position_key(const Search *s, const Pass *p, int drawn, u128 
         k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
         return;
     }
-    const uint8_t *orig = p->cards + p->length;
-    int at = drawn < p->length ? orig[drawn] : s->first->length;
-    u128 rest = drawn < p->length ? p->orig_mask & ~(bit128(at) - 1) : 0;
-    if (p->identity) {
-        rest |= waste;
-    } else {
-        uint64_t lo = (uint64_t)waste, hi = (uint64_t)(waste >> 64);
-        while (lo) {
-            rest |= bit128(orig[__builtin_ctzll(lo)]);
-            lo &= lo - 1;
-        }
-        while (hi) {
-            rest |= bit128(orig[64 + __builtin_ctzll(hi)]);
-            hi &= hi - 1;
-        }
-    }
+    int at = drawn < p->length ? p->cards[p->length + drawn] : s->first->length;
     k[0] = (uint64_t)rest;
     k[1] = (uint64_t)(rest >> 64) | ((uint64_t)at << 32);
     k[3] = (uint64_t)foundations | ((uint64_t)redeals_left << 32);
@@ -858,8 +861,8 @@ no_memory:
     return -1;
 }
 
-static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                  int redeals_left) {
+static int redeal(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                  uint32_t foundations, int redeals_left) {
     int64_t cap = s->caps[redeals_left - 1];
     if (cap >= 0) {
         int worth = worth_a_try(s, foundations, redeals_left);
@@ -884,7 +887,8 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
     if (s->count_at && 3 - redeals_left == s->count_at) {
         /* Count the pass's start once, as a position the table knows. */
         uint64_t k[4];
-        position_key(s, after, 0, 0, &reserve, foundations, redeals_left - 1, k);
+        position_key(s, after, 0, 0, rest_of(after, 0, 0), &reserve, foundations, redeals_left - 1,
+                     k);
         if (!table_find(s, k)) {
             s->last_starts++;
             table_put(s, k, LOST_FLAG);
@@ -893,12 +897,13 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         }
         return R_FAIL;
     }
-    if (cap < 0) return node(s, after, 0, 0, reserve, foundations, redeals_left - 1);
+    /* A redeal moves the waste to the stock: the same cards remain. */
+    if (cap < 0) return node(s, after, 0, 0, rest, reserve, foundations, redeals_left - 1);
     int64_t outer = s->cap_until;
     s->cap_until = outer < s->nodes + cap ? outer : s->nodes + cap;
     s->limit = s->max_nodes < s->cap_until ? s->max_nodes : s->cap_until;
     Py_ssize_t depth = s->line_len;
-    int r = node(s, after, 0, 0, reserve, foundations, redeals_left - 1);
+    int r = node(s, after, 0, 0, rest, reserve, foundations, redeals_left - 1);
     if (r == R_CAPPED && s->nodes <= outer) {
         s->cuts++;
         s->line_len = depth;
@@ -918,7 +923,7 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         if (r_ != R_FAIL) return r_;  \
     } while (0)
 
-static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *reserve,
+static int children(Search *s, Pass *p, int drawn, u128 waste, u128 rest, const Reserve *reserve,
                     uint32_t foundations, int redeals_left, uint64_t takes, uint64_t lower) {
     const uint8_t *cards = p->cards;
     int refill = s->auto_refill;
@@ -945,8 +950,8 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
         }
         if (((lower >> top) & 1) || (twin_below && ((takes >> top) & 1))) {
             if (line_push(s, WASTE_UP) < 0) return R_OUT;
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), *reserve, play(top, foundations),
-                     redeals_left));
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit), *reserve,
+                     play(top, foundations), redeals_left));
             s->line_len--;
             return R_FAIL;
         }
@@ -956,8 +961,8 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
             int card = reserve->c[i];
             if ((lower >> card) & 1) {
                 if (line_push(s, card) < 0) return R_OUT;
-                TRY(node(s, p, drawn, waste, reserve_without(reserve, i), play(card, foundations),
-                         redeals_left));
+                TRY(node(s, p, drawn, waste, rest, reserve_without(reserve, i),
+                         play(card, foundations), redeals_left));
                 s->line_len--;
                 return R_FAIL;
             }
@@ -992,36 +997,37 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
         int step = steps[k];
         if (line_push(s, step) < 0) return R_OUT;
         if (step == WASTE_UP) {
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), *reserve, play(top, foundations),
-                     redeals_left));
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit), *reserve,
+                     play(top, foundations), redeals_left));
         } else if (step >= 0) {
             int i = 0;
             while (reserve->c[i] != step) i++;
-            Reserve rest = reserve_without(reserve, i);
+            Reserve left = reserve_without(reserve, i);
             if (refill && stock_left) {
-                rest = reserve_with(&rest, cards[drawn]);
-                TRY(node(s, p, drawn + 1, waste, rest, play(step, foundations), redeals_left));
+                left = reserve_with(&left, cards[drawn]);
+                TRY(node(s, p, drawn + 1, waste, rest, left, play(step, foundations), redeals_left));
             } else {
-                TRY(node(s, p, drawn, waste, rest, play(step, foundations), redeals_left));
+                TRY(node(s, p, drawn, waste, rest, left, play(step, foundations), redeals_left));
             }
         } else if (step == DRAW) {
-            TRY(node(s, p, drawn + 1, waste | bit128(drawn), *reserve, foundations, redeals_left));
-        } else if (step == WASTE_DOWN) {
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), reserve_with(reserve, top), foundations,
+            TRY(node(s, p, drawn + 1, waste | bit128(drawn), rest, *reserve, foundations,
                      redeals_left));
+        } else if (step == WASTE_DOWN) {
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit),
+                     reserve_with(reserve, top), foundations, redeals_left));
         } else {
-            TRY(redeal(s, p, drawn, waste, *reserve, foundations, redeals_left));
+            TRY(redeal(s, p, drawn, waste, rest, *reserve, foundations, redeals_left));
         }
         s->line_len--;
     }
     return R_FAIL;
 }
 
-static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                int redeals_left) {
+static int node(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                uint32_t foundations, int redeals_left) {
     if (foundations == WON_FOUNDATIONS) return R_WIN;
     uint64_t k[4];
-    position_key(s, p, drawn, waste, &reserve, foundations, redeals_left, k);
+    position_key(s, p, drawn, waste, rest, &reserve, foundations, redeals_left, k);
     uint64_t h = key_hash(k);
     Entry *e = table_find_hashed(s, k, h);
     /* A new position is put in the table once its children are searched:
@@ -1041,7 +1047,7 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
     uint64_t takes, lower;
     takers(foundations, &takes, &lower);
     int64_t cuts = s->cuts;
-    int r = children(s, p, drawn, waste, &reserve, foundations, redeals_left, takes, lower);
+    int r = children(s, p, drawn, waste, rest, &reserve, foundations, redeals_left, takes, lower);
     if (r != R_FAIL) return r;
     if (s->cuts == cuts)
         table_put_hashed(s, k, LOST_FLAG, h);
@@ -1246,7 +1252,8 @@ static PyObject *Search_round(Search *s, PyObject *args) {
      * loop, run meanwhile. */
     s->running = 1;
     Py_BEGIN_ALLOW_THREADS
-    r = node(s, s->first, s->start_drawn, s->start_waste, s->start_reserve, s->start_foundations,
+    r = node(s, s->first, s->start_drawn, s->start_waste,
+             rest_of(s->first, s->start_drawn, s->start_waste), s->start_reserve, s->start_foundations,
              s->start_redeals_left);
     Py_END_ALLOW_THREADS
     s->running = 0;

@@ -199,3 +199,14 @@ class Pass:
             of_suit[SUIT_OF[card]] |= 1 << i
         self.where = where
         self.of_suit = of_suit
+
+    def places(self, drawn: int, waste: int) -> int:
+        """Where the cards still in the stock or on the waste lay in the first pass, as a mask."""
+        rest = self.orig_mask & ~((1 << self.orig[drawn]) - 1) if drawn < self.length else 0
+        if self.identity:
+            return rest | waste
+        while waste:
+            low = waste & -waste
+            rest |= 1 << self.orig[low.bit_length() - 1]
+            waste ^= low
+        return rest

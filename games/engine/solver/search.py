@@ -177,19 +177,8 @@ class Search:
         """The tables' key of a position: by the pass, or CANONICAL KEYS (the core's alike)."""
         if not self.canonical:
             return (p.key, drawn, waste, reserve, foundations)
-        if drawn < p.length:
-            at = p.orig[drawn]
-            rest = p.orig_mask & ~((1 << at) - 1)
-        else:
-            at, rest = self.first_length, 0
-        if p.identity:
-            rest |= waste
-        else:
-            while waste:
-                low = waste & -waste
-                rest |= 1 << p.orig[low.bit_length() - 1]
-                waste ^= low
-        return (redeals_left, at, rest, reserve, foundations)
+        at = p.orig[drawn] if drawn < p.length else self.first_length
+        return (redeals_left, at, p.places(drawn, waste), reserve, foundations)
 
     def _node(
         self,

@@ -95,3 +95,14 @@ def test_a_deal_proved_lost_is_proved_in_fewer_positions(engine: Engine) -> None
     # pysolfc 909 needed 47,330 positions keyed by the pass, 21,328 now.
     solution = solve(new_game(909, "pysolfc"), max_nodes=30_000, engine=engine)
     assert (solution.status, solution.nodes) == ("lost", 21_328)
+
+
+def test_a_pass_met_again_is_read_by_its_own_places_in_both_engines() -> None:
+    # A pass met again from another line keeps the places it was first met
+    # with, which differ from that line's where two copies of a card lie
+    # side by side: the core read the new pass by the old line's places,
+    # and on this deal searched 4 positions more than the reference.
+    state = new_game(20, "pysolfc")
+    core = solve(state, max_nodes=100_000, engine="c")
+    assert core == solve(state, max_nodes=100_000, engine="python")
+    assert (core.status, core.nodes) == ("won", 71_004)

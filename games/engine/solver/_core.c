@@ -897,7 +897,10 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve 
         }
         return R_FAIL;
     }
-    /* A redeal moves the waste to the stock: the same cards remain. */
+    /* The same cards remain, but read by `after`'s own places: a pass met
+     * again keeps the places it was first met with, which may differ from
+     * this line's where two copies of a card lie side by side. */
+    rest = after->orig_mask;
     if (cap < 0) return node(s, after, 0, 0, rest, reserve, foundations, redeals_left - 1);
     int64_t outer = s->cap_until;
     s->cap_until = outer < s->nodes + cap ? outer : s->nodes + cap;

@@ -141,6 +141,9 @@ static double mt_random(MT *m) {
 
 typedef struct {
     u128 of_suit[4]; /* where each suit's cards lie in the sequence */
+    /* pysolfc: where the pass's cards lie in the first pass's sequence (`cards
+     * + length` holds each one's place there), as a mask (search.py, CANONICAL KEYS) */
+    u128 orig_mask;
     uint64_t hash;
     uint32_t id;
     uint8_t length;
@@ -224,6 +227,7 @@ typedef struct {
     uint32_t start_foundations;
     int start_redeals_left;
     int slots, auto_refill, shuffled_redeal;
+    int canonical; /* keys in the first pass's places (search.py, CANONICAL KEYS) */
     PyObject *redeal_order; /* redeal_order(redeal, length) -> tuple of ints */
     /* the budget */
     int64_t max_nodes, nodes, cuts, cap_until, limit;
@@ -661,7 +665,8 @@ static int pass_index_grow(Search *s) {
 }
 
 /* The pass (redeals_left, cards), numbered the first time it is met. NULL: out of memory. */
-static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int length) {
+static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, const uint8_t *orig,
+                      int length) {
     uint64_t h = pass_hash(redeals_left, cards, length);
     if (s->pass_index) {
         uint64_t i = h & s->pass_index_mask;
@@ -673,7 +678,7 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int len
             i = (i + 1) & s->pass_index_mask;
         }
     }
-    size_t size = sizeof(Pass) + length;
+    size_t size = sizeof(Pass) + 2 * (size_t)length;
     if (s->pass_bytes + size + sizeof(Pass *) + table_bytes(s->table_mask + 1) > s->memory_cap) {
         s->out_of_memory = 1;
         return NULL;
@@ -697,7 +702,14 @@ static Pass *get_pass(Search *s, int redeals_left, const uint8_t *cards, int len
     p->length = (uint8_t)length;
     p->redeals_left = (uint8_t)redeals_left;
     memcpy(p->cards, cards, length);
-    for (int i = 0; i < length; i++) p->of_suit[cards[i] / 13] |= bit128(i);
+    for (int i = 0; i < length; i++) {
+        p->of_suit[cards[i] / 13] |= bit128(i);
+        /* A pass met again keeps the places it was first met with: any places
+         * that read its cards in the first pass give a key that fixes the position. */
+        uint8_t at = orig ? orig[i] : (uint8_t)i;
+        p->cards[length + i] = at;
+        p->orig_mask |= bit128(at);
+    }
     s->passes[s->n_passes++] = p;
     s->pass_bytes += size;
     uint64_t i = h & s->pass_index_mask;
@@ -758,8 +770,49 @@ fail:
     return NULL;
 }
 
-static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                int redeals_left);
+static int node(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                uint32_t foundations, int redeals_left);
+
+/* Where the cards still in the stock or on the waste lay in the first pass
+ * (pysolfc): kept along the search, which changes it only when a waste card
+ * leaves the waste, and worked out here at a round's start and for counting. */
+static u128 rest_of(const Pass *p, int drawn, u128 waste) {
+    const uint8_t *orig = p->cards + p->length;
+    u128 rest = drawn < p->length ? p->orig_mask & ~(bit128(orig[drawn]) - 1) : 0;
+    uint64_t lo = (uint64_t)waste, hi = (uint64_t)(waste >> 64);
+    while (lo) {
+        rest |= bit128(orig[__builtin_ctzll(lo)]);
+        lo &= lo - 1;
+    }
+    while (hi) {
+        rest |= bit128(orig[64 + __builtin_ctzll(hi)]);
+        hi &= hi - 1;
+    }
+    return rest;
+}
+
+/* The first pass's place of the waste card at `pos` of pass p. */
+static inline u128 orig_bit(const Pass *p, int pos) { return bit128(p->cards[p->length + pos]); }
+
+/* The position's key. In `sultan` the pass's number and places in it; in
+ * `pysolfc` (`canonical`) `rest` (rest_of), where the stock begins in the
+ * first pass, and the redeals left: the same position reached in two passes
+ * is one key (search.py, CANONICAL KEYS). */
+static inline void position_key(const Search *s, const Pass *p, int drawn, u128 waste, u128 rest,
+                                const Reserve *reserve, uint32_t foundations, int redeals_left,
+                                uint64_t *k) {
+    k[2] = reserve_key(reserve);
+    if (!s->canonical) {
+        k[0] = (uint64_t)waste;
+        k[1] = (uint64_t)(waste >> 64) | ((uint64_t)drawn << 32);
+        k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
+        return;
+    }
+    int at = drawn < p->length ? p->cards[p->length + drawn] : s->first->length;
+    k[0] = (uint64_t)rest;
+    k[1] = (uint64_t)(rest >> 64) | ((uint64_t)at << 32);
+    k[3] = (uint64_t)foundations | ((uint64_t)redeals_left << 32);
+}
 
 static int worth_a_try(Search *s, uint32_t foundations, int redeals_left) {
     if (redeals_left == 2) {
@@ -808,17 +861,20 @@ no_memory:
     return -1;
 }
 
-static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                  int redeals_left) {
+static int redeal(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                  uint32_t foundations, int redeals_left) {
     int64_t cap = s->caps[redeals_left - 1];
     if (cap >= 0) {
         int worth = worth_a_try(s, foundations, redeals_left);
         if (worth != R_WIN) return worth;
     }
-    uint8_t order[MAX_CARDS], shuffled[MAX_CARDS];
+    uint8_t order[MAX_CARDS], shuffled[MAX_CARDS], orig[MAX_CARDS];
     int n = 0;
     for (int i = 0; i < drawn; i++)
-        if ((waste >> i) & 1) order[n++] = p->cards[i];
+        if ((waste >> i) & 1) {
+            orig[n] = p->cards[p->length + i];
+            order[n++] = p->cards[i];
+        }
     const uint8_t *cards = order;
     if (s->shuffled_redeal) {
         const uint8_t *perm = redeal_order(s, 3 - redeals_left, n);
@@ -826,11 +882,13 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         for (int j = 0; j < n; j++) shuffled[j] = order[perm[j]];
         cards = shuffled;
     }
-    Pass *after = get_pass(s, redeals_left - 1, cards, n);
+    Pass *after = get_pass(s, redeals_left - 1, cards, s->shuffled_redeal ? NULL : orig, n);
     if (!after) return R_OUT;
     if (s->count_at && 3 - redeals_left == s->count_at) {
         /* Count the pass's start once, as a position the table knows. */
-        uint64_t k[4] = {0, 0, reserve_key(&reserve), (uint64_t)foundations | ((uint64_t)after->id << 32)};
+        uint64_t k[4];
+        position_key(s, after, 0, 0, rest_of(after, 0, 0), &reserve, foundations, redeals_left - 1,
+                     k);
         if (!table_find(s, k)) {
             s->last_starts++;
             table_put(s, k, LOST_FLAG);
@@ -839,12 +897,16 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         }
         return R_FAIL;
     }
-    if (cap < 0) return node(s, after, 0, 0, reserve, foundations, redeals_left - 1);
+    /* The same cards remain, but read by `after`'s own places: a pass met
+     * again keeps the places it was first met with, which may differ from
+     * this line's where two copies of a card lie side by side. */
+    rest = after->orig_mask;
+    if (cap < 0) return node(s, after, 0, 0, rest, reserve, foundations, redeals_left - 1);
     int64_t outer = s->cap_until;
     s->cap_until = outer < s->nodes + cap ? outer : s->nodes + cap;
     s->limit = s->max_nodes < s->cap_until ? s->max_nodes : s->cap_until;
     Py_ssize_t depth = s->line_len;
-    int r = node(s, after, 0, 0, reserve, foundations, redeals_left - 1);
+    int r = node(s, after, 0, 0, rest, reserve, foundations, redeals_left - 1);
     if (r == R_CAPPED && s->nodes <= outer) {
         s->cuts++;
         s->line_len = depth;
@@ -864,7 +926,7 @@ static int redeal(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, ui
         if (r_ != R_FAIL) return r_;  \
     } while (0)
 
-static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *reserve,
+static int children(Search *s, Pass *p, int drawn, u128 waste, u128 rest, const Reserve *reserve,
                     uint32_t foundations, int redeals_left, uint64_t takes, uint64_t lower) {
     const uint8_t *cards = p->cards;
     int refill = s->auto_refill;
@@ -891,8 +953,8 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
         }
         if (((lower >> top) & 1) || (twin_below && ((takes >> top) & 1))) {
             if (line_push(s, WASTE_UP) < 0) return R_OUT;
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), *reserve, play(top, foundations),
-                     redeals_left));
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit), *reserve,
+                     play(top, foundations), redeals_left));
             s->line_len--;
             return R_FAIL;
         }
@@ -902,8 +964,8 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
             int card = reserve->c[i];
             if ((lower >> card) & 1) {
                 if (line_push(s, card) < 0) return R_OUT;
-                TRY(node(s, p, drawn, waste, reserve_without(reserve, i), play(card, foundations),
-                         redeals_left));
+                TRY(node(s, p, drawn, waste, rest, reserve_without(reserve, i),
+                         play(card, foundations), redeals_left));
                 s->line_len--;
                 return R_FAIL;
             }
@@ -938,39 +1000,37 @@ static int children(Search *s, Pass *p, int drawn, u128 waste, const Reserve *re
         int step = steps[k];
         if (line_push(s, step) < 0) return R_OUT;
         if (step == WASTE_UP) {
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), *reserve, play(top, foundations),
-                     redeals_left));
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit), *reserve,
+                     play(top, foundations), redeals_left));
         } else if (step >= 0) {
             int i = 0;
             while (reserve->c[i] != step) i++;
-            Reserve rest = reserve_without(reserve, i);
+            Reserve left = reserve_without(reserve, i);
             if (refill && stock_left) {
-                rest = reserve_with(&rest, cards[drawn]);
-                TRY(node(s, p, drawn + 1, waste, rest, play(step, foundations), redeals_left));
+                left = reserve_with(&left, cards[drawn]);
+                TRY(node(s, p, drawn + 1, waste, rest, left, play(step, foundations), redeals_left));
             } else {
-                TRY(node(s, p, drawn, waste, rest, play(step, foundations), redeals_left));
+                TRY(node(s, p, drawn, waste, rest, left, play(step, foundations), redeals_left));
             }
         } else if (step == DRAW) {
-            TRY(node(s, p, drawn + 1, waste | bit128(drawn), *reserve, foundations, redeals_left));
-        } else if (step == WASTE_DOWN) {
-            TRY(node(s, p, drawn, waste ^ bit128(top_bit), reserve_with(reserve, top), foundations,
+            TRY(node(s, p, drawn + 1, waste | bit128(drawn), rest, *reserve, foundations,
                      redeals_left));
+        } else if (step == WASTE_DOWN) {
+            TRY(node(s, p, drawn, waste ^ bit128(top_bit), rest ^ orig_bit(p, top_bit),
+                     reserve_with(reserve, top), foundations, redeals_left));
         } else {
-            TRY(redeal(s, p, drawn, waste, *reserve, foundations, redeals_left));
+            TRY(redeal(s, p, drawn, waste, rest, *reserve, foundations, redeals_left));
         }
         s->line_len--;
     }
     return R_FAIL;
 }
 
-static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint32_t foundations,
-                int redeals_left) {
+static int node(Search *s, Pass *p, int drawn, u128 waste, u128 rest, Reserve reserve,
+                uint32_t foundations, int redeals_left) {
     if (foundations == WON_FOUNDATIONS) return R_WIN;
     uint64_t k[4];
-    k[0] = (uint64_t)waste;
-    k[1] = (uint64_t)(waste >> 64) | ((uint64_t)drawn << 32);
-    k[2] = reserve_key(&reserve);
-    k[3] = (uint64_t)foundations | ((uint64_t)p->id << 32);
+    position_key(s, p, drawn, waste, rest, &reserve, foundations, redeals_left, k);
     uint64_t h = key_hash(k);
     Entry *e = table_find_hashed(s, k, h);
     /* A new position is put in the table once its children are searched:
@@ -990,7 +1050,7 @@ static int node(Search *s, Pass *p, int drawn, u128 waste, Reserve reserve, uint
     uint64_t takes, lower;
     takers(foundations, &takes, &lower);
     int64_t cuts = s->cuts;
-    int r = children(s, p, drawn, waste, &reserve, foundations, redeals_left, takes, lower);
+    int r = children(s, p, drawn, waste, rest, &reserve, foundations, redeals_left, takes, lower);
     if (r != R_FAIL) return r;
     if (s->cuts == cuts)
         table_put_hashed(s, k, LOST_FLAG, h);
@@ -1154,7 +1214,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
     s->count_at = count_at;
     s->last_starts = 0;
     s->keep_starts = keep_starts;
-    s->first = get_pass(s, redeals_left, cards, length);
+    s->canonical = !shuffled;
+    s->first = get_pass(s, redeals_left, cards, NULL, length);
     if (!s->first) {
         PyErr_SetString(PyExc_MemoryError, "the solver's memory cap is too small");
         return -1;
@@ -1194,7 +1255,8 @@ static PyObject *Search_round(Search *s, PyObject *args) {
      * loop, run meanwhile. */
     s->running = 1;
     Py_BEGIN_ALLOW_THREADS
-    r = node(s, s->first, s->start_drawn, s->start_waste, s->start_reserve, s->start_foundations,
+    r = node(s, s->first, s->start_drawn, s->start_waste,
+             rest_of(s->first, s->start_drawn, s->start_waste), s->start_reserve, s->start_foundations,
              s->start_redeals_left);
     Py_END_ALLOW_THREADS
     s->running = 0;

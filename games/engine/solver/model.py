@@ -176,14 +176,22 @@ def redeal_number(redeals_left: int) -> int:
 
 
 class Pass:
-    """One pass's fixed card sequence, with where each card lies in it."""
+    """One pass's fixed card sequence, with where each card lies in it.
 
-    __slots__ = ("cards", "key", "length", "of_suit", "where")
+    `orig[i]` is where card i lay in the search's first pass (`pysolfc`, whose
+    passes keep the first pass's order: search.py, CANONICAL KEYS), `orig_mask`
+    those places as a mask, `identity` whether each card lies where it lay.
+    """
 
-    def __init__(self, cards: tuple[Card, ...], key: int) -> None:
+    __slots__ = ("cards", "identity", "key", "length", "of_suit", "orig", "orig_mask", "where")
+
+    def __init__(self, cards: tuple[Card, ...], key: int, orig: tuple[int, ...] = ()) -> None:
         self.cards = cards
         self.key = key
         self.length = len(cards)
+        self.orig = orig or tuple(range(len(cards)))
+        self.identity = self.orig == tuple(range(len(cards)))
+        self.orig_mask = sum(1 << at for at in self.orig)
         where = [0] * 52
         of_suit = [0, 0, 0, 0]
         for i, card in enumerate(cards):
@@ -191,3 +199,14 @@ class Pass:
             of_suit[SUIT_OF[card]] |= 1 << i
         self.where = where
         self.of_suit = of_suit
+
+    def places(self, drawn: int, waste: int) -> int:
+        """Where the cards still in the stock or on the waste lay in the first pass, as a mask."""
+        rest = self.orig_mask & ~((1 << self.orig[drawn]) - 1) if drawn < self.length else 0
+        if self.identity:
+            return rest | waste
+        while waste:
+            low = waste & -waste
+            rest |= 1 << self.orig[low.bit_length() - 1]
+            waste ^= low
+        return rest

@@ -14,6 +14,17 @@ finish a proof. A position joins the lost table only when it was searched
 with no cap cutting anything below it, so the table holds proofs, never
 guesses, and it carries over from round to round.
 
+CANONICAL KEYS. In `pysolfc` a redeal turns the waste over, so every pass
+is the first pass's sequence with the cards that left it (up, or into a
+slot) taken out. A position is then fixed by the places, in the first pass,
+of the cards still in the stock or on the waste, the place where the stock
+begins (the waste is the rest), the reserve, the foundations and the redeals
+left; the table is keyed so, and the same position reached in two passes
+(one that played a card in the first pass, one that played it in the
+second) is searched once. A pass met again keeps the places it was first
+met with: any places that read its cards in the first pass fix the same
+position. `sultan` shuffles at each redeal, so it keys by the pass.
+
 The winning line comes back as internal steps; `solver.py` turns them into
 notation by playing them on the engine.
 """
@@ -108,6 +119,8 @@ class Search:
         self.slots = start.slots
         self.auto_refill = start.auto_refill
         self.shuffled_redeal = start.shuffled_redeal
+        self.canonical = not start.shuffled_redeal  # CANONICAL KEYS
+        self.first_length = len(start.cards)
 
     def run(self) -> bool | None:
         """True: won (the line is in `self.line`); False: lost; None: out of budget."""
@@ -145,12 +158,27 @@ class Search:
             return "out"
         return "lost" if self.cuts == cuts else "cut"
 
-    def _pass(self, redeals_left: int, cards: tuple[Card, ...]) -> Pass:
+    def _pass(self, redeals_left: int, cards: tuple[Card, ...], orig: tuple[int, ...] = ()) -> Pass:
         key = (redeals_left, cards)
         found = self.passes.get(key)
         if found is None:
-            found = self.passes[key] = Pass(cards, len(self.passes))
+            found = self.passes[key] = Pass(cards, len(self.passes), orig)
         return found
+
+    def _table_key(
+        self,
+        p: Pass,
+        drawn: int,
+        waste: int,
+        reserve: tuple[Card, ...],
+        foundations: int,
+        redeals_left: int,
+    ) -> Key:
+        """The tables' key of a position: by the pass, or CANONICAL KEYS (the core's alike)."""
+        if not self.canonical:
+            return (p.key, drawn, waste, reserve, foundations)
+        at = p.orig[drawn] if drawn < p.length else self.first_length
+        return (redeals_left, at, p.places(drawn, waste), reserve, foundations)
 
     def _node(
         self,
@@ -164,9 +192,10 @@ class Search:
         if foundations == WON_FOUNDATIONS:
             return True
         key = (p.key, drawn, waste, reserve, foundations)
-        if key in self.lost:
+        table_key = self._table_key(p, drawn, waste, reserve, foundations, redeals_left)
+        if table_key in self.lost:
             return False
-        if key in self.tried:
+        if table_key in self.tried:
             # Failed earlier in this round with something cut short: no proof
             # now either, so whoever asks must not count on it.
             self.cuts += 1
@@ -184,9 +213,9 @@ class Search:
         if self._children(p, key, redeals_left):
             return True
         if self.cuts == cuts:
-            self.lost.add(key)
+            self.lost.add(table_key)
         else:
-            self.tried.add(key)
+            self.tried.add(table_key)
         return False
 
     def _children(self, p: Pass, key: Key, redeals_left: int) -> bool:
@@ -341,11 +370,14 @@ class Search:
         cap = self.caps.get(redeals_left - 1)
         if cap is not None and not self._worth_a_try(foundations, redeals_left):
             return False
-        order = [p.cards[i] for i in range(drawn) if waste >> i & 1]
+        kept = [i for i in range(drawn) if waste >> i & 1]
+        order = [p.cards[i] for i in kept]
         if self.shuffled_redeal:
             perm = redeal_order(self.seed, redeal_number(redeals_left), len(order))
             order = [order[j] for j in perm]
-        after = self._pass(redeals_left - 1, tuple(order))
+            after = self._pass(redeals_left - 1, tuple(order))
+        else:
+            after = self._pass(redeals_left - 1, tuple(order), tuple(p.orig[i] for i in kept))
         if cap is None:
             return self._node(after, 0, 0, reserve, foundations, redeals_left - 1)
         outer = self.cap_until

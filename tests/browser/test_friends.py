@@ -71,8 +71,9 @@ def test_friends_see_each_other_invite_accept_race_and_see_the_record(new_page, 
     accept = toast.get_by_role("button", name="Accept")
     accept.focus()  # reachable from the keyboard
     bob.keyboard.press("Enter")
-    bob.wait_for_url(f"**/r/{code}/")
+    # The inviter's note first: it shows for 8 s from the answer (test_friends_invites.py).
     expect(alice.locator(".site-toast")).to_contain_text(f"{ben} accepted your invitation.")
+    bob.wait_for_url(f"**/r/{code}/")
 
     bob.get_by_role("button", name="I’m ready").click()
     alice.get_by_role("button", name="Start the race").click()

@@ -22,14 +22,6 @@ TABLES = {
 }
 
 
-# Tables measured before a change to the search that only merges positions, and not
-# measured again yet (the change, and what re-measuring costs, in docs/solvability.md):
-# CANONICAL KEYS (search.py) merge `pysolfc` positions met in two passes, so a search
-# visits no position it did not visit before, and some fewer. 10,000 deals at a million
-# positions is about 45 CPU minutes a variant. The 100,000-node tables still agree.
-MERGED_SINCE = {("pysolfc", "1m"), ("pysolfc-8", "1m")}
-
-
 def _rows(variant: str, table: str) -> list[dict[str, str]]:
     deals = TABLES[table][0]
     with (FIGURES / f"{variant}-{deals}-{table}.csv").open() as file:
@@ -52,14 +44,6 @@ def test_the_solver_still_gives_the_published_answers(variant: str, table: str) 
     budget = TABLES[table][1]
     for row in _sample(variant, table):
         solution = solve(new_game(int(row["deal"]), variant), max_nodes=budget)
-        if (variant, table) in MERGED_SINCE:
-            # What still holds: a published win is won, in no more positions than then;
-            # an unknown may since have been decided.
-            published = (row["status"], int(row["nodes"]))
-            if row["status"] == "won":
-                assert solution.status == "won", f"{variant} deal {row['deal']}: {published}"
-                assert solution.nodes <= int(row["nodes"]), f"{variant} {row['deal']}"
-            continue
         assert (solution.status, solution.nodes, len(solution.moves)) == (
             row["status"],
             int(row["nodes"]),

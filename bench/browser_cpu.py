@@ -13,6 +13,11 @@ those highlights made endless again by a style added to each page: the site befo
     .venv/bin/python bench/browser_cpu.py
     .venv/bin/python bench/browser_cpu.py --people 3 --wait 6 --repeat 3
 
+`--compare binary` runs the same pages (the site as it is) in the two builds of Debian's
+Chromium instead: `chromium` (the full browser, run headless) and `headless-shell` (the
+old headless mode, package chromium-headless-shell), which the suite runs
+(tests/browser/launch.py).
+
 Each arm runs in a child process that reads, four times a second, the CPU time of every
 process descended from it in /proc (Chromium's browser, zygote, renderers, GPU process,
 Playwright's driver): a renderer is reaped by no one who accounts for it (getrusage of
@@ -35,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sultan_site.settings")
 
-from tests.browser.launch import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.launch import CHROMIUM, CHROMIUM_ARGS, FULL_CHROMIUM, HEADLESS_SHELL  # noqa: E402
 from tests.servers import daphne, database_env  # noqa: E402
 
 # The site before its highlights were made to stop.
@@ -44,7 +49,11 @@ ENDLESS = """
   animation-iteration-count: infinite !important;
 }
 """
-ARMS = ("endless", "now")
+# Each comparison's arms, baseline first: arm -> (Chromium's binary, highlights endless).
+COMPARISONS = {
+    "highlights": {"endless": (CHROMIUM, True), "now": (CHROMIUM, False)},
+    "binary": {"chromium": (FULL_CHROMIUM, False), "headless-shell": (HEADLESS_SHELL, False)},
+}
 
 
 class Descendants:
@@ -87,7 +96,7 @@ class Descendants:
         return sum(self.ticks.values()) / os.sysconf("SC_CLK_TCK")
 
 
-def scenario(base_url: str, endless: bool, people: int, wait_s: float) -> None:
+def scenario(base_url: str, binary: str, endless: bool, people: int, wait_s: float) -> None:
     """One arm, in a child process: `people` people, each in a context of their own."""
     from playwright.sync_api import sync_playwright
 
@@ -95,7 +104,7 @@ def scenario(base_url: str, endless: bool, people: int, wait_s: float) -> None:
 
     spent = Descendants()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
         for n in range(people):
             context = browser.new_context(
                 # The site's policy refuses an added style; both arms alike go without it.
@@ -121,9 +130,10 @@ def scenario(base_url: str, endless: bool, people: int, wait_s: float) -> None:
     print(json.dumps(spent.seconds()))
 
 
-def run_arm(base_url: str, arm: str, people: int, wait_s: float) -> float:
+def run_arm(base_url: str, arm: tuple[str, bool], people: int, wait_s: float) -> float:
     """CPU seconds of one arm's browser: every process its child started, as read last."""
-    child = json.dumps([base_url, arm == "endless", people, wait_s])
+    binary, endless = arm
+    child = json.dumps([base_url, binary, endless, people, wait_s])
     done = subprocess.run(
         [sys.executable, __file__, "--child", child], check=True, capture_output=True, text=True
     )
@@ -135,26 +145,29 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=3, help="contexts per arm")
     parser.add_argument("--wait", type=float, default=6.0, help="seconds on each waiting page")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each arm, alternating")
+    parser.add_argument("--compare", choices=sorted(COMPARISONS), default="highlights")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
-        base_url, endless, people, wait_s = json.loads(options.child)
-        scenario(base_url, endless, people, wait_s)
+        base_url, binary, endless, people, wait_s = json.loads(options.child)
+        scenario(base_url, binary, endless, people, wait_s)
         return
+    arms = COMPARISONS[options.compare]
     with database_env("bench") as env, daphne(env) as server:
         print(
             f"{options.people} people an arm, {options.wait:g} s on each waiting page, "
             f"{options.repeat} runs an arm, load {os.getloadavg()[0]:.1f}"
         )
-        spent: dict[str, list[float]] = {arm: [] for arm in ARMS}
+        spent: dict[str, list[float]] = {name: [] for name in arms}
         for _ in range(options.repeat):
-            for arm in ARMS:
-                spent[arm].append(run_arm(server.url, arm, options.people, options.wait))
-        for arm, seconds in spent.items():
+            for name, arm in arms.items():
+                spent[name].append(run_arm(server.url, arm, options.people, options.wait))
+        for name, seconds in spent.items():
             runs = " ".join(f"{s:.2f}" for s in seconds)
-            print(f"{arm:8} CPU s a run: median {statistics.median(seconds):.2f}  ({runs})")
-        ratio = statistics.median(spent["now"]) / statistics.median(spent["endless"])
-        print(f"now/endless: x{ratio:.2f}")
+            print(f"{name:14} CPU s a run: median {statistics.median(seconds):.2f}  ({runs})")
+        baseline, measured = arms
+        ratio = statistics.median(spent[measured]) / statistics.median(spent[baseline])
+        print(f"{measured}/{baseline}: x{ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def _live_server_left_settled(request: pytest.FixtureRequest) -> Iterator[None]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium-headless-shell")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

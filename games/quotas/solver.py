@@ -54,12 +54,37 @@ class SolverBusy(WorkRefused):
 
 
 def _solver_process_start(niceness: int) -> None:
-    """In each solver process: below the web processes, and Django set up (the
-    work functions live in modules that import models; none touches the database)."""
+    """In each solver process: below the web processes, gone with its web process, and
+    Django set up (the work functions live in modules that import models; none touches
+    the database)."""
     os.nice(niceness)
+    _exit_with_parent()
     import django
 
     django.setup()
+
+
+# How often a solver process looks whether its web process is still there.
+PARENT_CHECK_S: Final = 0.5
+
+
+def _exit_with_parent() -> None:
+    """End this process once the process that started it is gone.
+
+    A web process that is killed outright (SIGKILL, the OOM killer, a crash) never shuts
+    its pool down: its solver processes, handed to init, waited for work for ever, about
+    100 MB each, and every restart of the web process added a pool. The kernel's
+    PR_SET_PDEATHSIG is no help here: it follows the thread that started the process, and
+    the pool is started from whichever thread first asked for a solve. A search in the C
+    core holds the GIL, so the process ends at the latest when its budget does."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class _Slots:

@@ -389,10 +389,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--listen", type=int, default=8080, help="nginx's port on 127.0.0.1")
     parser.add_argument("--ports", default="8001,8002", help="the Daphne processes' ports")
+    parser.add_argument(
+        "--collected",
+        action="store_true",
+        help="DJANGO_STATIC_ROOT is already collected from this tree: no collectstatic",
+    )
     args = parser.parse_args(argv)
     ports = [int(p) for p in args.ports.split(",") if p.strip()]
     try:
-        with topology(dict(os.environ), listen=args.listen, ports=ports) as topo:
+        with topology(
+            dict(os.environ), listen=args.listen, ports=ports, collect=not args.collected
+        ) as topo:
             print(f"serving on {topo.url} (Daphne on {', '.join(map(str, ports))}); Ctrl-C stops")
             print("metrics: " + ", ".join(topo.metrics_url(port) for port in ports))
             return supervise(topo)

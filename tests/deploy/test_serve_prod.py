@@ -68,23 +68,27 @@ def _wait(condition, timeout: float, what: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    with _serve() as served:
+def served(collected_static: str, migrated_postgres: str) -> Iterator[Served]:
+    """The module's topology on what the worker has already collected and migrated;
+    test_ctrl_c_stops_every_process starts one that does both itself."""
+    with _serve(collected=collected_static, template=migrated_postgres) as served:
         yield served
 
 
 @contextmanager
-def _serve() -> Iterator[Served]:
+def _serve(collected: str = "", template: str = "") -> Iterator[Served]:
+    """serve-prod on a database of its own; `collected`: a static root already collected
+    (no collectstatic), `template`: a migrated database to copy (nothing to migrate)."""
     listen, ports = free_port(), [free_port(), free_port()]
     with (
-        fresh_postgres_database("serve") as database_url,
+        fresh_postgres_database("serve", template=template) as database_url,
         tempfile.TemporaryDirectory() as tmp,
     ):
         env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
         env.update(
             DATABASE_URL=database_url,
             REDIS_URL=REDIS_URL,
-            DJANGO_STATIC_ROOT=str(Path(tmp) / "static"),
+            DJANGO_STATIC_ROOT=collected or str(Path(tmp) / "static"),
             SULTAN_RACE_COUNTDOWN_S="0",
         )
         Path(tmp).chmod(0o755)  # nginx's workers read the static files as `nobody` under root
@@ -99,6 +103,7 @@ def _serve() -> Iterator[Served]:
                     str(listen),
                     "--ports",
                     spread,
+                    *(["--collected"] if collected else []),
                 ],
                 cwd=ROOT,
                 env=env,

@@ -5,6 +5,7 @@ root, the in-memory channel layer. Production sets DJANGO_DEBUG=0 and must
 then also set DJANGO_SECRET_KEY.
 """
 
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -42,8 +43,14 @@ ALLOWED_HOSTS = env_list(
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
+# Daphne's app only makes `manage.py runserver` serve ASGI (websockets too); importing it
+# installs Twisted's reactor, 0.9 s of CPU in every process that sets Django up (each
+# solver process, each management command, each test worker). `make run` and production
+# run Daphne itself (docs/performance.md, "Setting Django up").
+RUNSERVER = sys.argv[1:2] == ["runserver"]
+
 INSTALLED_APPS = [
-    "daphne",
+    *(["daphne"] if RUNSERVER else []),
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

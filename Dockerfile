@@ -59,8 +59,10 @@ USER sultan
 # SULTAN_METRICS_PORT says so (compose), never published.
 EXPOSE 8000 9100
 # A listen backlog of 1024, not Twisted's 50, and 30 s for a handshake, not 5
-# (deploy/serve_prod.py: LISTEN_BACKLOG, HANDSHAKE_TIMEOUT_S).
-CMD ["daphne", "--endpoint", "tcp:port=8000:interface=0.0.0.0:backlog=1024", \
+# (deploy/serve_prod.py: LISTEN_BACKLOG, HANDSHAKE_TIMEOUT_S). `python -m daphne`: a solver
+# process re-imports the main module it was started from, and the daphne script's would load
+# Twisted into it (games/quotas/process.py).
+CMD ["python", "-m", "daphne", "--endpoint", "tcp:port=8000:interface=0.0.0.0:backlog=1024", \
      "--websocket_connect_timeout", "30", \
      "--proxy-headers", "sultan_site.asgi:application"]
 

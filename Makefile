@@ -38,8 +38,10 @@ lock: | $(UV)
 migrate: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
+# `python -m daphne`, not the daphne script: a solver process re-imports the main module
+# it was started from, and the script's would load Twisted into it (games/quotas/process.py).
 run: migrate
-	$(BIN)/daphne -b $(HOST) -p $(PORT) sultan_site.asgi:application
+	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) sultan_site.asgi:application
 
 # The production topology on loopback: two Daphne processes behind nginx on
 # http://127.0.0.1:8080, against DATABASE_URL and REDIS_URL (README.md, "Production").

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Final
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.positions import replay
-from games.engine.solver import DEFAULT_MAX_NODES, solve
+from games.engine.solver import DEFAULT_MAX_NODES
 from games.engine.solver.greedy import move_preference
+from games.engine.solver.lines import line_from
 from games.quotas.solver import SolverBusy, solver_run
 
 if TYPE_CHECKING:
@@ -48,15 +48,6 @@ PACES: Final = {"calm": (_("Calm"), 1500), "brisk": (_("Brisk"), 700), "fast": (
 def greedy_pick(legal: Sequence[str]) -> str | None:
     """The greedy player's choice among the view's legal moves; None when there is none."""
     return min(legal, key=move_preference) if legal else None
-
-
-def line_from(
-    *, variant: str, seed: int, moves: list[str], max_nodes: int, max_seconds: float
-) -> list[str]:
-    """In a solver process: a winning line from the position after `moves`, else the
-    line to the furthest position the search met (greedy plays on from there)."""
-    solution = solve(replay(seed, variant, moves), max_nodes=max_nodes, max_seconds=max_seconds)
-    return list(solution.moves if solution.status == "won" else solution.furthest)
 
 
 def plan(*, strength: str, variant: str, seed: int, moves: list[str]) -> list[str]:

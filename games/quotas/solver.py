@@ -8,6 +8,9 @@ seconds). So each web process keeps a small pool of solver processes
 processes on two cores), started at the first solve, at a lower CPU priority
 (nice SULTAN_SOLVER_NICE, 10) so that the kernel hands a core to a racer's move first.
 
+A solver process runs the engine only, never Django (games/quotas/process.py): the
+work handed to `solver_run` is a function of games/engine/solver/ and plain values.
+
 A request that finds no free slot within SULTAN_SOLVER_WAIT_S is refused
 with `busy` (HTTP 503 and a Retry-After), never queued for longer; the
 solvers' own budgets bound the time a slot is held.
@@ -17,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +32,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.metrics.definitions import SOLVER_BUSY_SLOTS, SOLVER_CALLS, SOLVER_SECONDS
+from games.quotas.process import solver_process_start
 from games.quotas.quotas import WorkRefused
 
 P = ParamSpec("P")
@@ -53,40 +56,6 @@ class SolverBusy(WorkRefused):
         super().__init__("busy", message, RETRY_AFTER_S)
 
 
-def _solver_process_start(niceness: int) -> None:
-    """In each solver process: below the web processes, gone with its web process, and
-    Django set up (the work functions live in modules that import models; none touches
-    the database)."""
-    os.nice(niceness)
-    _exit_with_parent()
-    import django
-
-    django.setup()
-
-
-# How often a solver process looks whether its web process is still there.
-PARENT_CHECK_S: Final = 0.5
-
-
-def _exit_with_parent() -> None:
-    """End this process once the process that started it is gone.
-
-    A web process that is killed outright (SIGKILL, the OOM killer, a crash) never shuts
-    its pool down: its solver processes, handed to init, waited for work for ever, about
-    100 MB each, and every restart of the web process added a pool. The kernel's
-    PR_SET_PDEATHSIG is no help here: it follows the thread that started the process, and
-    the pool is started from whichever thread first asked for a solve. A search in the C
-    core holds the GIL, so the process ends at the latest when its budget does."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_S)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
 class _Slots:
     """The slots (a semaphore) and the pool, both sized from the settings when first used."""
 
@@ -108,7 +77,7 @@ class _Slots:
                 self._pool = ProcessPoolExecutor(
                     max_workers=max(1, settings.SULTAN_SOLVER_SLOTS),
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_solver_process_start,
+                    initializer=solver_process_start,
                     initargs=(settings.SULTAN_SOLVER_NICE,),
                 )
             return self._pool
@@ -125,7 +94,7 @@ slots = _Slots()
 
 def solver_processes_start() -> None:
     """Start the solver processes now, in the background: a first hint must not
-    wait for a process to start and set Django up (seconds on a busy machine).
+    wait for a process to start (a second on a busy machine).
     Called when a web process starts (sultan_site/asgi.py)."""
     if settings.SULTAN_SOLVER_PROCESSES and settings.SULTAN_SOLVER_WARM:
         pool = slots.pool()
@@ -154,7 +123,8 @@ def solver_work(kind: str) -> Iterator[None]:
 def solver_run(kind: str, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`work(*args, **kwargs)` in a solver process, in a slot; `SolverBusy` when
     no slot frees up in time or the solver process failed. `work` and its
-    arguments travel by pickle: a module-level function and plain values."""
+    arguments travel by pickle: a module-level function of a module that never
+    imports Django (games/engine/solver/) and plain values."""
     with solver_work(kind):
         if not settings.SULTAN_SOLVER_PROCESSES:
             # In this process's thread, as before solver processes: only to measure them.

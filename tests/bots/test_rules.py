@@ -8,11 +8,12 @@ from django.test import Client
 
 from games.api.services import token_create
 from games.bots.rules import BotRefused, player_mark_bot
-from games.bots.think import greedy_pick, line_from
+from games.bots.think import greedy_pick
 from games.engine import legal_moves
 from games.engine.positions import replay
 from games.engine.rules import apply
 from games.engine.solver.greedy import greedy_move
+from games.engine.solver.lines import line_from
 from games.models import Player
 from games.moderation.flags import flag_suspicious
 from games.ratings.models import RatingChange

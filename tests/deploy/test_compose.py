@@ -122,7 +122,7 @@ def test_the_web_image_runs_daphne_as_a_user_with_static_files_collected():
     assert "FROM python:3.11-slim AS web" in dockerfile
     assert "collectstatic --noinput" in dockerfile
     assert re.search(r"^USER sultan$", dockerfile, re.M)
-    assert re.search(r'^CMD \["daphne"', dockerfile, re.M)
+    assert re.search(r'^CMD \["python", "-m", "daphne"', dockerfile, re.M)
     assert "COPY --from=web /app/staticfiles/ /srv/static/" in dockerfile
 
 

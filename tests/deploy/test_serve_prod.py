@@ -21,6 +21,7 @@ import pytest
 
 from deploy.serve_prod import HANDSHAKE_TIMEOUT_S, LISTEN_BACKLOG, get_status
 from tests.live import WebClient, receive_until
+from tests.processes import alive, children, cmdline
 from tests.servers import free_port
 from tests.services import (
     REDIS_URL,
@@ -43,18 +44,13 @@ class Served:
 
     def daphne_pids(self) -> dict[int, int]:
         """Port -> pid of the Daphne children, read from /proc."""
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         found = {}
-        for pid in children.read_text().split():
-            try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            except FileNotFoundError:
-                continue
-            if b"daphne" in cmdline:
-                endpoint = cmdline[cmdline.index(b"--endpoint") + 1].decode()
-                port = re.search(r"port=(\d+)", endpoint)
-                assert port is not None, endpoint
-                found[int(port.group(1))] = int(pid)
+        for pid in children(self.process.pid):
+            argv = cmdline(pid)
+            if "daphne" in argv:
+                port = re.search(r"port=(\d+)", argv[argv.index("--endpoint") + 1])
+                assert port is not None, argv
+                found[int(port.group(1))] = pid
         return found
 
 
@@ -200,7 +196,7 @@ def test_each_daphne_listens_with_room_for_a_burst_of_handshakes(served):
         ).stdout.split()
         assert int(listening[2]) >= LISTEN_BACKLOG  # a listening socket's Send-Q: its backlog
     for pid in served.daphne_pids().values():
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        argv = cmdline(pid)
         timeout = argv[argv.index("--websocket_connect_timeout") + 1]
         assert int(timeout) == HANDSHAKE_TIMEOUT_S  # Daphne's own, 5 s, reset the burst's
     dockerfile = (ROOT / "Dockerfile").read_text()
@@ -236,7 +232,5 @@ def _ctrl_c_stops_every_process(served: Served) -> None:
     served.process.send_signal(signal.SIGINT)
     assert served.process.wait(30) == 0
     for pid in pids.values():
-        _wait(
-            lambda pid=pid: not Path(f"/proc/{pid}").exists(), 10, f"pid {pid} outlived serve-prod"
-        )
+        _wait(lambda pid=pid: not alive(pid), 10, f"pid {pid} outlived serve-prod")
     assert get_status(served.url + "/healthz", timeout=2) == 0

@@ -5,17 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games.engine import apply, legal_moves, new_game, replay
+from games.engine.solver.lines import ANALYSIS_PROBE_NODES, bracket_next_probe, line_analysis
 from games.engine.solver.solve import solve
 from games.engine.solver.winnable import winnable_seed
 from games.models import Player, Race
 from games.races.protocol import own_view
 from games.races.services import race_create
-from games.replays.analysis import (
-    ANALYSIS_PROBE_NODES,
-    bracket_next_probe,
-    game_analysis,
-    line_analysis,
-)
+from games.replays.analysis import game_analysis
 from games.store.services import game_append_move, game_create, game_resign
 from tests.pages.helpers import client_for, post_json
 from tests.races.helpers import SEED, VARIANT, careless_policy, good_policy, recorded_game

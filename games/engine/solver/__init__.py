@@ -8,7 +8,8 @@ search compiled (a C extension built by setup.py), searching in search.py's
 order; compiled.py puts it behind search.py's face, picks the engine
 (`SULTAN_SOLVER=python` forces the reference) and offers what only the core
 does: counting and gathering the starts of later passes, exact searches.
-prove.py proves `pysolfc` deals lost.
+prove.py proves `pysolfc` deals lost. lines.py is the work on one game's line that a
+solver process runs (the house bot's line, where a lost game was lost).
 
 May import: the rest of games.engine and the standard library. Never Django.
 """

@@ -39,7 +39,7 @@ from typing import Final
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.fairness.worth import own_move
@@ -163,10 +163,21 @@ def _close_and_score(tournament: Tournament, now: datetime) -> int:
 
 
 def _waiting(tournament: Tournament, now: datetime) -> list[TournamentEntry]:
-    """Entrants free to be seated: in the queue, and seated in no race that is still on."""
+    """Entrants free to be seated: in the queue, and seated in no race that is still on.
+
+    A race of the tournament that has ended but is not scored yet still holds its racers:
+    its scoring gives them their rest (`waiting_since`). A tick reads the races it scores
+    before it pairs, so a race that ended in between (its last racer resigned) was over
+    for the pairing and unscored for the rest: its racers were seated again at once, with
+    no rest and no chance to pause (seen in the browser suite, PostgreSQL under load)."""
+    still_on = Q(race__status__in=[RaceStatus.LOBBY, RaceStatus.RUNNING])
+    unscored = Q(
+        race__tournament_race__tournament=tournament,
+        race__tournament_race__scored_at__isnull=True,
+    )
     busy = RaceEntry.objects.filter(
+        still_on | unscored,
         left_at__isnull=True,
-        race__status__in=[RaceStatus.LOBBY, RaceStatus.RUNNING],
         player__tournament_entries__tournament=tournament,
     ).values_list("player_id", flat=True)
     return list(

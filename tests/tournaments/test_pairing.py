@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.models import Player, Race, RaceStatus
 from games.races.services import race_create, race_join
 from games.tournaments.models import Tournament, TournamentRace, TournamentResult
-from games.tournaments.pairing import ADVISORY_SPACE, pairing_tick
+from games.tournaments.pairing import ADVISORY_SPACE, pairing_groups, pairing_tick
 from games.tournaments.selectors import tournament_player_races, tournament_standings
 from games.tournaments.services import (
     TournamentRefused,
@@ -97,6 +97,28 @@ def test_a_race_scores_at_its_end_and_its_racers_are_paired_again(alice, bob, ch
     assert rows["bob"]["points"] == 2
     assert rows["charlie"]["points"] == 1
     assert TournamentRace.objects.filter(tournament=tournament).count() == 2
+
+
+def test_racers_of_a_race_over_but_not_yet_scored_are_not_seated_again(alice, bob, charlie) -> None:
+    """Its scoring gives the racers their rest: until then they are not free. A tick that
+    read the race as running before its last racer resigned paired them at once (the
+    browser suite, PostgreSQL under load: carried on with no rest, no Pause)."""
+    tournament = arena(alice)
+    for player in (alice, bob, charlie):
+        tournament_join(tournament=tournament, player=player)
+    pairing_tick()
+    race = only_race(tournament)
+    race_go(race)
+    for player in (alice, bob, charlie):
+        resign(player, race)
+    # Over, and unscored: what a tick meets after reading the races it scores (the race's
+    # own scoring runs on commit, which a test's transaction never reaches).
+    assert Race.objects.get(pk=race.pk).status == RaceStatus.FINISHED
+    assert TournamentRace.objects.get(race=race).scored_at is None
+    assert pairing_groups(tournament=tournament, now=timezone.now()) == []
+    tick = pairing_tick()
+    assert (tick.scored, tick.races) == (1, 0)  # scored, and resting
+    assert pairing_tick(now=after_rest()).races == 1
 
 
 def test_no_race_starts_after_the_end_and_a_running_one_still_counts(alice, bob) -> None:

@@ -45,6 +45,17 @@ def only_race(tournament: Tournament) -> Race:
     return link.race
 
 
+def arena_race_running(*players: Player) -> tuple[Tournament, Race]:
+    """An arena of the first player's, all of them joined, seated by a tick, and racing."""
+    tournament = arena(players[0])
+    for player in players:
+        tournament_join(tournament=tournament, player=player)
+    pairing_tick()
+    race = only_race(tournament)
+    race_go(race)
+    return tournament, race
+
+
 def test_three_who_wait_are_seated_together_on_a_secret_rated_deal(alice, bob, charlie) -> None:
     tournament = arena(alice)
     for player in (alice, bob, charlie):
@@ -74,12 +85,7 @@ def test_a_short_race_waits_for_more_a_few_seconds_then_starts(alice, bob) -> No
 
 
 def test_a_race_scores_at_its_end_and_its_racers_are_paired_again(alice, bob, charlie) -> None:
-    tournament = arena(alice)
-    for player in (alice, bob, charlie):
-        tournament_join(tournament=tournament, player=player)
-    pairing_tick()
-    race = only_race(tournament)
-    race_go(race)
+    tournament, race = arena_race_running(alice, bob, charlie)
     # Each placed (five moves of their own or more: games.fairness.worth), by cards up.
     assert cards_up(alice, race, 9) == 9
     assert cards_up(bob, race, 7) == 7
@@ -103,12 +109,7 @@ def test_racers_of_a_race_over_but_not_yet_scored_are_not_seated_again(alice, bo
     """Its scoring gives the racers their rest: until then they are not free. A tick that
     read the race as running before its last racer resigned paired them at once (the
     browser suite, PostgreSQL under load: carried on with no rest, no Pause)."""
-    tournament = arena(alice)
-    for player in (alice, bob, charlie):
-        tournament_join(tournament=tournament, player=player)
-    pairing_tick()
-    race = only_race(tournament)
-    race_go(race)
+    tournament, race = arena_race_running(alice, bob, charlie)
     for player in (alice, bob, charlie):
         resign(player, race)
     # Over, and unscored: what a tick meets after reading the races it scores (the race's

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 # The rooms that keep their tables beside their code (games/<room>/models.py).
 # Django registers a model when its module is imported; the app imports these with
-# games/models.py, so games/models.py imports no room and no room's tables import it back.
+# games.models, so games.models imports no room and no room's tables import it back.
 ROOM_MODELS: Final = (
     "api",
     "challenges",
@@ -27,7 +27,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def import_models(self) -> None:
-        """games/models.py, then each room's tables: all registered in Django's
+        """games.models, then each room's tables: all registered in Django's
         models phase, before any app's ready() and before migrations read them."""
         super().import_models()
         for room in ROOM_MODELS:

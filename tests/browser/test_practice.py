@@ -191,7 +191,7 @@ def test_hints_point_at_their_moves_and_lead_to_a_win(new_page, shot):
 
 
 def test_an_undecided_hint_points_at_the_solvers_best_try(new_page, shot):
-    page = _open(new_page, 4)  # sultan 4: undecided at 10 million positions, a hint's budget
+    page = _open(new_page, 34)  # sultan 34: undecided at 20 million positions, past a hint's budget
     with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
         page.click("#hint")
     hint = answer.value.json()

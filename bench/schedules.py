@@ -18,6 +18,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,22 +34,9 @@ Late = Callable[[bool], Iterator[rounds.Round]]
 TODAY: Late = rounds.late_rounds
 
 
-def _capped(caps: dict[int, int], shaken_rounds: int) -> Late:
-    """Like `late_rounds`, with other caps (and shaken rounds of another length)."""
-
-    def late(shaken: bool) -> Iterator[rounds.Round]:
-        cycle = 0
-        while True:
-            if shaken:
-                for k in range(24):
-                    seed = rounds.LATE_SHAKES + 100 * cycle + k
-                    yield caps, seed, shaken_rounds << (cycle // 2)
-            else:
-                yield caps, 0, 2_000_000 << cycle
-            yield rounds.UNCAPPED, 0, 300_000 << cycle
-            cycle += 1
-
-    return late
+def _capped(caps: dict[int, int], shaken_budget: int) -> Late:
+    """`late_rounds` with other caps, and shaken rounds of another length."""
+    return partial(rounds.late_rounds, caps=caps, shaken_budget=shaken_budget)
 
 
 def _unshaken(shaken: bool) -> Iterator[rounds.Round]:

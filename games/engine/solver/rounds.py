@@ -91,7 +91,9 @@ def rounds(shaken: bool) -> Iterator[Round]:
         yield UNCAPPED, 0, 10_000 << cycle
 
 
-def late_rounds(shaken: bool) -> Iterator[Round]:
+def late_rounds(
+    shaken: bool, caps: dict[int, int] = WIDE, shaken_budget: int = 50_000
+) -> Iterator[Round]:
     """The rounds from `LATE_FROM` on: wide caps, with uncapped rounds between.
 
     The narrow caps find the easy wins soonest; what a million positions have
@@ -102,14 +104,15 @@ def late_rounds(shaken: bool) -> Iterator[Round]:
     with the early rounds, 74 and 74 with these (shaken, as its early
     rounds are). Wide caps without the shake did no better for `pysolfc`
     (57); shaken short rounds of 25,000 or 100,000 positions as well as
-    50,000 (75, 75).
+    50,000 (75, 75). `caps` and `shaken_budget` are there for bench/schedules.py
+    to try others.
     """
     cycle = 0
     while True:
         if shaken:
             for k in range(24):
-                yield WIDE, LATE_SHAKES + 100 * cycle + k, 50_000 << (cycle // 2)
+                yield caps, LATE_SHAKES + 100 * cycle + k, shaken_budget << (cycle // 2)
         else:
-            yield WIDE, 0, 2_000_000 << cycle
+            yield caps, 0, 2_000_000 << cycle
         yield UNCAPPED, 0, 300_000 << cycle
         cycle += 1
